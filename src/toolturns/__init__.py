@@ -1,0 +1,30 @@
+"""Typed, validated, immutable chat-message value objects for LLM tool calling.
+
+>>> from toolturns import ChatMessage, ToolCall
+>>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_weather", {"city": "Paris"})])
+>>> ChatMessage.from_dict(turn.to_wire()) == turn
+True
+"""
+
+from ._errors import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError
+from ._message import ChatMessage, Role
+from ._tool_call import ToolCall
+
+__all__ = (
+    "ChatMessage",
+    "InvalidArguments",
+    "InvalidMessage",
+    "InvalidToolCall",
+    "MessageError",
+    "Role",
+    "ToolCall",
+    "__version__",
+)
+
+__version__ = "0.1.0.dev0"
+
+# Show the public import path in reprs and tracebacks (toolturns.InvalidMessage,
+# not toolturns._errors.InvalidMessage); pickle finds them there too.
+for _public in (ChatMessage, InvalidArguments, InvalidMessage, InvalidToolCall, MessageError, Role, ToolCall):
+    _public.__module__ = __name__
+del _public

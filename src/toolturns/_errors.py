@@ -1,0 +1,125 @@
+"""The error hierarchy: every error says where, which rule, and what value."""
+
+from __future__ import annotations
+
+__all__ = [
+    "InvalidArguments",
+    "InvalidMessage",
+    "InvalidToolCall",
+    "MessageError",
+    "describe",
+    "join_path",
+]
+
+# Long values are cut in messages so that one bad 1 MB string does not flood a
+# log; the value itself is never needed to find the mistake, its start is.
+_MAX_SHOWN = 60
+
+
+class MessageError(ValueError):
+    """Base of every error toolturns raises.
+
+    Attributes:
+        path: Where the problem is, relative to the value that was read or
+            built (``tool_calls[1].function.name``); ``""`` for the value itself.
+        rule: The rule that was broken (``must be a non-empty string``).
+        got: A short description of the offending value (``''``, ``list``),
+            or ``None`` when there is no value to show (a missing key).
+
+    >>> from toolturns import ToolCall, MessageError
+    >>> try:
+    ...     ToolCall("", "get_weather")
+    ... except MessageError as error:
+    ...     print(error.path, "|", error.rule, "|", error.got)
+    id | must be a non-empty string | ''
+    """
+
+    path: str
+    rule: str
+    got: str | None
+
+    def __init__(self, path: str, rule: str, got: str | None = None) -> None:
+        # The arguments are kept in ``args`` so that errors pickle.
+        super().__init__(path, rule, got)
+        self.path = path
+        self.rule = rule
+        self.got = got
+
+    def __str__(self) -> str:
+        text = f"{self.path}: {self.rule}" if self.path else self.rule
+        return text if self.got is None else f"{text}, got {self.got}"
+
+    def with_prefix(self, prefix: str) -> MessageError:
+        """Return a copy of this error whose path starts with ``prefix``.
+
+        >>> str(InvalidToolCall("id", "must be a non-empty string", "''").with_prefix("tool_calls[1]"))
+        "tool_calls[1].id: must be a non-empty string, got ''"
+        """
+        copy = self.__class__.__new__(self.__class__)
+        copy.__dict__.update(self.__dict__)
+        copy.args = (join_path(prefix, self.path), self.rule, self.got)
+        copy.path = copy.args[0]
+        return copy
+
+
+class InvalidMessage(MessageError):
+    """A chat message breaks a rule (role, content, tool_call_id, ...)."""
+
+
+class InvalidToolCall(MessageError):
+    """A tool call breaks a rule (id, name, type, shape)."""
+
+
+class InvalidArguments(MessageError):
+    """Tool-call arguments are not a JSON object.
+
+    Raised when building a call from a value that is not JSON, and by
+    ``ToolCall.arguments`` when the model's text does not decode to an object.
+    A tool loop catches it and answers the model with an error result.
+
+    Attributes:
+        call_id: The id of the call, when known.
+        name: The name of the tool called, when known.
+        raw: The argument text exactly as the model sent it, when there is one.
+    """
+
+    call_id: str | None
+    name: str | None
+    raw: str | None
+
+    def __init__(
+        self,
+        path: str,
+        rule: str,
+        got: str | None = None,
+        *,
+        call_id: str | None = None,
+        name: str | None = None,
+        raw: str | None = None,
+    ) -> None:
+        super().__init__(path, rule, got)
+        self.call_id = call_id
+        self.name = name
+        self.raw = raw
+
+
+def join_path(prefix: str, path: str) -> str:
+    """Join two path parts: ``tool_calls[1]`` + ``id`` -> ``tool_calls[1].id``."""
+    if not path:
+        return prefix
+    if not prefix or path.startswith("["):
+        return prefix + path
+    return f"{prefix}.{path}"
+
+
+def describe(value: object) -> str:
+    """Describe a value for an error message: scalars by repr, the rest by type."""
+    if isinstance(value, int) and value.bit_length() > 4 * _MAX_SHOWN:
+        # Too long to show anyway, and repr() of a huge int raises ValueError.
+        return f"an integer of {value.bit_length()} bits"
+    if value is None or isinstance(value, (str, int, float)):
+        shown = repr(value)
+        if len(shown) > _MAX_SHOWN:
+            shown = f"{shown[:_MAX_SHOWN]}... ({len(shown)} characters)"
+        return shown
+    return type(value).__name__

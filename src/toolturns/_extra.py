@@ -1,0 +1,118 @@
+"""``Extra``: the wire keys a message or call carries that toolturns does not model.
+
+Real payloads carry more than the fields toolturns models (``weight`` in
+fine-tuning data, ``reasoning_content`` from some servers). Dropping them would
+lose a caller's data silently, so they are kept here and emitted again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ._errors import describe, join_path
+from ._json import ErrorFactory, decode, encode, value_key
+
+__all__ = ["EMPTY", "Extra"]
+
+
+def _carries_nothing(value: object) -> bool:
+    # null and empty values carry nothing; 0 and false do (weight: 0 matters).
+    return value is None or (isinstance(value, (str, list, tuple, Mapping)) and not value)
+
+
+class Extra(Mapping[str, Any]):
+    """A read-only mapping of extra wire keys to JSON values.
+
+    Values are stored as JSON text, so nothing reachable from a message can be
+    changed: each lookup returns a fresh copy. It compares by JSON value and is
+    hashable. Keys with ``None`` or empty values are not kept.
+
+    >>> from toolturns import ChatMessage
+    >>> message = ChatMessage.user("hi", extra={"weight": 0, "note": None})
+    >>> message.extra
+    Extra({'weight': 0})
+    >>> message.extra["weight"]
+    0
+    """
+
+    __slots__ = ("_key", "_texts")
+
+    _texts: dict[str, str]
+    _key: frozenset[tuple[str, tuple[bool, str]]] | None
+
+    def __init__(self, texts: Mapping[str, str] | None = None) -> None:
+        # Private: build through Extra.build(), which validates.
+        object.__setattr__(self, "_texts", dict(texts or {}))
+        object.__setattr__(self, "_key", None)
+
+    @classmethod
+    def build(
+        cls,
+        values: object,
+        *,
+        path: str,
+        reserved: frozenset[str],
+        error: ErrorFactory,
+    ) -> Extra:
+        """Validate ``values`` (a mapping of key to JSON) and freeze it."""
+        if values is None or type(values) is Extra:
+            return values or EMPTY
+        if not isinstance(values, Mapping):
+            raise error(path, "must be a mapping of str to JSON", describe(values))
+        texts: dict[str, str] = {}
+        for key, value in values.items():
+            if not isinstance(key, str):
+                raise error(path, "keys must be strings", describe(key))
+            where = join_path(path, key)
+            if key in reserved:
+                raise error(where, "is a modelled field, not an extra key", describe(value))
+            if not _carries_nothing(value):
+                texts[key] = encode(value, where, error)
+        return cls(texts) if texts else EMPTY
+
+    def __getitem__(self, key: str) -> Any:
+        return decode(self._texts[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._texts
+
+    def to_dict(self) -> dict[str, Any]:
+        """A fresh dict of the decoded values."""
+        return {key: decode(text) for key, text in self._texts.items()}
+
+    def _value_key(self) -> frozenset[tuple[str, tuple[bool, str]]]:
+        if self._key is None:
+            key = frozenset((k, value_key(t)) for k, t in self._texts.items())
+            object.__setattr__(self, "_key", key)
+            return key
+        return self._key
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Extra):
+            return self._texts == other._texts or self._value_key() == other._value_key()
+        if isinstance(other, Mapping):
+            return self.to_dict() == dict(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._value_key())
+
+    def __repr__(self) -> str:
+        return f"Extra({self.to_dict()!r})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Extra is read-only: cannot set {name!r}")
+
+    def __reduce__(self) -> tuple[type[Extra], tuple[dict[str, str]]]:
+        return Extra, (self._texts,)
+
+
+#: The empty Extra every message without extra keys shares.
+EMPTY = Extra()

@@ -1,0 +1,156 @@
+"""JSON values: strict encoding of caller data, decoding, and value keys.
+
+Every JSON text toolturns stores passes through here, so the rules "no NaN, no
+non-string keys, no sets or dates, no silent coercion" live in one place.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeAlias
+
+from ._errors import MessageError, describe
+
+__all__ = [
+    "JSON",
+    "MAX_DEPTH",
+    "ErrorFactory",
+    "JSONInput",
+    "decode",
+    "encode",
+    "json_kind",
+    "value_key",
+]
+
+#: A decoded JSON value, as ``json.loads`` returns it.
+JSON: TypeAlias = bool | int | float | str | list["JSON"] | dict[str, "JSON"] | None
+
+#: What a caller may hand in where JSON is expected: any mapping with string
+#: keys and any list or tuple, so that ``dict[str, list[int]]`` type-checks.
+JSONInput: TypeAlias = bool | int | float | str | Sequence["JSONInput"] | Mapping[str, "JSONInput"] | None
+
+#: Builds the error to raise from (path, rule, got).
+ErrorFactory: TypeAlias = Callable[[str, str, "str | None"], MessageError]
+
+#: Deepest nesting accepted from a caller. Far beyond any real tool argument,
+#: well within what ``json`` can encode and decode without a RecursionError,
+#: and what stops a circular structure from being walked forever.
+MAX_DEPTH = 500
+
+_NOT_JSON = "must be JSON (a str-keyed mapping, list, tuple, str, int, finite float, bool or None)"
+
+# Built once: json.dumps/json.loads with options build a new coder per call.
+# check_circular is off because _check already bounds the depth.
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False,
+    separators=(",", ":"),
+    allow_nan=False,
+    check_circular=False,
+    default=lambda value: dict(value),  # only reached for non-dict mappings
+)
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True, check_circular=False)
+
+
+def _reject_constant(name: str) -> Any:
+    # json.loads accepts NaN and Infinity, which are not JSON.
+    raise ValueError(f"{name} is not JSON")
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
+def encode(value: object, path: str, error: ErrorFactory) -> str:
+    """Encode a caller's value as compact JSON text, or raise ``error``.
+
+    Rejects rather than coerces: ``json.dumps`` would turn the key ``1`` into
+    ``"1"`` and ``NaN`` into a token no parser accepts.
+    """
+    _check(value, path, error)
+    try:
+        return _ENCODER.encode(value)
+    except ValueError as exc:  # an int longer than sys.get_int_max_str_digits()
+        raise error(path, "must be encodable as JSON", str(exc)) from None
+
+
+def _check(value: object, path: str, error: ErrorFactory) -> None:
+    # Iterative, so that depth costs no Python stack; paths are built only for
+    # containers and joined only when something is wrong.
+    pending: list[tuple[object, tuple[str | int, ...]]] = [(value, ())]
+    while pending:
+        node, where = pending.pop()
+        if len(where) > MAX_DEPTH:
+            # Reported at the top: a path 500 levels long helps nobody.
+            raise error(
+                path,
+                f"must nest at most {MAX_DEPTH} levels deep (a circular structure never ends)",
+                describe(value),
+            )
+        children: Any
+        if type(node) is dict or isinstance(node, Mapping):
+            children = node.items()
+            for key in node:
+                if not isinstance(key, str):
+                    raise error(_join(path, where), "keys must be strings", describe(key))
+        elif type(node) is list or isinstance(node, tuple):
+            children = enumerate(node)
+        elif isinstance(node, float):
+            if not math.isfinite(node):
+                raise error(_join(path, where), "must be a finite number", describe(node))
+            continue
+        elif node is None or isinstance(node, (str, int)):
+            continue
+        else:
+            raise error(_join(path, where), _NOT_JSON, describe(node))
+        for key, child in children:
+            kind = type(child)
+            if kind is str or kind is int or kind is bool or child is None:
+                continue  # the common leaves, checked without a trip round the loop
+            pending.append((child, (*where, key)))
+
+
+def _join(path: str, where: tuple[str | int, ...]) -> str:
+    for key in where:
+        if isinstance(key, str) and key.isidentifier():
+            path = f"{path}.{key}" if path else key
+        else:
+            path += f"[{json.dumps(key, ensure_ascii=False)}]"
+    return path
+
+
+def decode(text: str) -> JSON:
+    """Decode JSON text; raise ``ValueError`` saying why it is not JSON."""
+    try:
+        result: JSON = _DECODER.decode(text)
+    except RecursionError:
+        raise ValueError("nested too deeply to decode") from None
+    return result
+
+
+def value_key(text: str) -> tuple[bool, str]:
+    """A key equal for JSON texts with the same value, whatever their layout.
+
+    Object key order and white space do not matter; ``true`` and ``1`` differ,
+    and so do ``1`` and ``1.0`` (they decode to different Python types). Text
+    that is not JSON is its own key.
+    """
+    try:
+        return True, _CANONICAL.encode(decode(text))
+    except (ValueError, RecursionError):
+        return False, text
+
+
+def json_kind(value: JSON) -> str:
+    """The JSON name of a decoded value's type: object, array, string, ..."""
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "array"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, bool):
+        return "boolean"
+    if value is None:
+        return "null"
+    return "number"

@@ -1,0 +1,353 @@
+"""``Role`` and ``ChatMessage``: one validated, immutable chat turn."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._checks import nonempty_str
+from ._errors import InvalidMessage, MessageError, describe
+from ._extra import Extra
+from ._json import JSONInput
+from ._tool_call import ToolCall
+
+__all__ = ["ChatMessage", "Role"]
+
+
+class Role(enum.StrEnum):
+    """Who speaks a turn. Values are the lowercase wire strings.
+
+    ``DEVELOPER`` is OpenAI's system role for reasoning models; other providers
+    treat it as system.
+
+    >>> Role("tool")
+    <Role.TOOL: 'tool'>
+    >>> Role.USER == "user"
+    True
+    """
+
+    SYSTEM = "system"
+    DEVELOPER = "developer"
+    USER = "user"
+    ASSISTANT = "assistant"
+    TOOL = "tool"
+
+
+# Exact wire strings only: "USER" and "user " are mistakes, not spellings.
+_ROLES: dict[str, Role] = {role.value: role for role in Role}
+_ROLE_RULE = "must be one of " + ", ".join(repr(role.value) for role in Role)
+
+# The wire keys ChatMessage models; every other key of a message dict is extra.
+_MODELLED = frozenset({"role", "content", "name", "tool_calls", "tool_call_id", "is_error"})
+
+
+@dataclass(frozen=True, slots=True, init=False, repr=False)
+class ChatMessage:
+    """One chat turn: who speaks, the text, and the tool calls or tool result.
+
+    Build one with the named constructors (``user``, ``assistant_tool_calls``,
+    ``tool_result``, ...), or read one with ``from_dict``. Every rule is checked
+    when the message is built, so ``dataclasses.replace`` checks again.
+
+    Args:
+        role: A ``Role`` or its exact wire string (``"user"``).
+        content: The text. Only text content is supported.
+        tool_calls: The calls of an assistant turn: a non-empty list or tuple
+            of ``ToolCall`` with unique ids; stored as a tuple.
+        tool_call_id: On a tool turn, and required there: the call it answers.
+        name: An optional participant name; not on tool turns.
+        is_error: On a tool turn: the tool failed.
+        extra: Wire keys toolturns does not model (``weight``, ...), kept and
+            emitted again by ``to_wire()``; ``None`` and empty values are dropped.
+
+    Raises:
+        InvalidMessage: a rule is broken; the error names field, rule and value.
+
+    >>> ChatMessage("user", "What is the weather in Paris?")
+    ChatMessage(role='user', content='What is the weather in Paris?')
+    >>> ChatMessage("USER", "hi")
+    Traceback (most recent call last):
+    ...
+    toolturns._errors.InvalidMessage: role: must be one of 'system', 'developer', 'user', 'assistant', 'tool', got 'USER'
+    """
+
+    role: Role
+    content: str
+    tool_calls: tuple[ToolCall, ...] | None
+    tool_call_id: str | None
+    name: str | None
+    is_error: bool
+    extra: Mapping[str, Any]
+
+    def __init__(
+        self,
+        role: Role | str,
+        content: str,
+        *,
+        tool_calls: Sequence[ToolCall] | None = None,
+        tool_call_id: str | None = None,
+        name: str | None = None,
+        is_error: bool = False,
+        extra: Mapping[str, JSONInput] | None = None,
+    ) -> None:
+        set_ = object.__setattr__
+        checked_role = _check_role(role)
+        set_(self, "role", checked_role)
+        set_(self, "content", _check_content(content))
+        set_(self, "tool_calls", _check_tool_calls(tool_calls, checked_role))
+        set_(self, "tool_call_id", _check_tool_call_id(tool_call_id, checked_role))
+        set_(self, "name", _check_name(name, checked_role))
+        set_(self, "is_error", _check_is_error(is_error, checked_role))
+        set_(self, "extra", Extra.build(extra, path="extra", reserved=_MODELLED, error=InvalidMessage))
+
+    # -- named constructors -------------------------------------------------
+
+    @classmethod
+    def system(cls, content: str, *, name: str | None = None) -> ChatMessage:
+        """A system turn.
+
+        >>> ChatMessage.system("Answer in French.").to_wire()
+        {'role': 'system', 'content': 'Answer in French.'}
+        """
+        return cls(Role.SYSTEM, content, name=name)
+
+    @classmethod
+    def developer(cls, content: str, *, name: str | None = None) -> ChatMessage:
+        """A developer turn (OpenAI's system role for reasoning models).
+
+        >>> ChatMessage.developer("Be brief.").role
+        <Role.DEVELOPER: 'developer'>
+        """
+        return cls(Role.DEVELOPER, content, name=name)
+
+    @classmethod
+    def user(
+        cls, content: str, *, name: str | None = None, extra: Mapping[str, JSONInput] | None = None
+    ) -> ChatMessage:
+        """A user turn.
+
+        >>> ChatMessage.user("hi").to_wire()
+        {'role': 'user', 'content': 'hi'}
+        """
+        return cls(Role.USER, content, name=name, extra=extra)
+
+    @classmethod
+    def assistant(cls, content: str, *, name: str | None = None) -> ChatMessage:
+        """An assistant turn with text only.
+
+        >>> ChatMessage.assistant("It is 18 degrees in Paris.").content
+        'It is 18 degrees in Paris.'
+        """
+        return cls(Role.ASSISTANT, content, name=name)
+
+    @classmethod
+    def assistant_tool_calls(
+        cls, tool_calls: Sequence[ToolCall], content: str | None = None, *, name: str | None = None
+    ) -> ChatMessage:
+        """An assistant turn that asks for tool calls, with optional text.
+
+        ``content=None`` is stored as ``""``.
+
+        >>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_time")])
+        >>> turn.to_wire()["tool_calls"]
+        [{'id': 'call_1', 'type': 'function', 'function': {'name': 'get_time', 'arguments': '{}'}}]
+        """
+        return cls(Role.ASSISTANT, "" if content is None else content, tool_calls=tool_calls, name=name)
+
+    @classmethod
+    def tool_result(cls, tool_call_id: str, content: str, *, is_error: bool = False) -> ChatMessage:
+        """A tool turn answering the call ``tool_call_id``.
+
+        ``is_error=True`` says the tool failed (Anthropic's ``is_error``,
+        Gemini's ``{"error": ...}``); the OpenAI wire has no such field.
+
+        >>> ChatMessage.tool_result("call_1", "18 degrees").to_wire()
+        {'role': 'tool', 'content': '18 degrees', 'tool_call_id': 'call_1'}
+        """
+        return cls(Role.TOOL, content, tool_call_id=tool_call_id, is_error=is_error)
+
+    # -- the OpenAI wire ------------------------------------------------------
+
+    def to_wire(self, *, null_content: bool = False) -> dict[str, Any]:
+        """The OpenAI Chat Completions request form of this message.
+
+        Keys come in this order: ``role``, ``content``, ``name``, ``tool_calls``,
+        ``tool_call_id``, then the extra keys. ``is_error`` is not emitted: the
+        OpenAI wire has no such field.
+
+        Args:
+            null_content: On a tool-call turn with no text, emit
+                ``"content": null`` instead of ``""``.
+
+        >>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_time")])
+        >>> turn.to_wire(null_content=True)["content"] is None
+        True
+        """
+        wire: dict[str, Any] = {"role": self.role.value, "content": self.content}
+        if null_content and self.tool_calls and not self.content:
+            wire["content"] = None
+        if self.name is not None:
+            wire["name"] = self.name
+        if self.tool_calls:
+            wire["tool_calls"] = [call.to_wire() for call in self.tool_calls]
+        if self.tool_call_id is not None:
+            wire["tool_call_id"] = self.tool_call_id
+        if self.extra:
+            wire.update(self.extra)
+        return wire
+
+    @classmethod
+    def from_dict(cls, data: object) -> ChatMessage:
+        """Read a message dict: an OpenAI request or response message.
+
+        Normalises what carries no information (``content: null`` beside tool
+        calls, ``tool_calls: []``, null and empty unknown keys) and keeps every
+        other unknown key in ``extra``.
+
+        Raises:
+            InvalidMessage, InvalidToolCall, InvalidArguments: the path in the
+                error says where (``tool_calls[1].function.name``).
+
+        >>> ChatMessage.from_dict({"role": "assistant", "content": None, "refusal": None,
+        ...     "tool_calls": [{"id": "call_1", "type": "function",
+        ...                     "function": {"name": "get_time", "arguments": ""}}]})
+        ChatMessage(role='assistant', content='', tool_calls=(ToolCall(id='call_1', name='get_time', arguments='{}'),))
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidMessage("", "must be an object (a dict)", describe(data))
+        if "role" not in data:
+            raise InvalidMessage("role", "is required")
+        tool_calls = _read_tool_calls(data.get("tool_calls"))
+        content: Any = data.get("content")  # checked by __init__, like every value
+        if content is None and (tool_calls or data.get("refusal")):
+            # An assistant turn whose answer is its tool calls, or a refusal,
+            # has no text: OpenAI sends null there.
+            content = ""
+        is_error = data.get("is_error")
+        return cls(
+            data["role"],
+            content,
+            tool_calls=tool_calls,
+            tool_call_id=data.get("tool_call_id"),
+            name=data.get("name"),
+            is_error=False if is_error is None else is_error,
+            extra=Extra.build(
+                {key: value for key, value in data.items() if key not in _MODELLED},
+                path="",
+                reserved=_MODELLED,
+                error=InvalidMessage,
+            ),
+        )
+
+    def __repr__(self) -> str:
+        parts = [f"role={self.role.value!r}", f"content={self.content!r}"]
+        if self.tool_calls is not None:
+            parts.append(f"tool_calls={self.tool_calls!r}")
+        if self.tool_call_id is not None:
+            parts.append(f"tool_call_id={self.tool_call_id!r}")
+        if self.name is not None:
+            parts.append(f"name={self.name!r}")
+        if self.is_error:
+            parts.append("is_error=True")
+        if self.extra:
+            parts.append(f"extra={dict(self.extra)!r}")
+        return f"ChatMessage({', '.join(parts)})"
+
+
+# -- the rules, one function each ---------------------------------------------
+
+
+def _on_role(value: object, role: Role) -> str:
+    return f"{describe(value)} on a {role.value!r} message"
+
+
+def _check_role(value: object) -> Role:
+    role = _ROLES.get(value) if isinstance(value, str) else None
+    if role is None:
+        raise InvalidMessage("role", _ROLE_RULE, describe(value))
+    return role
+
+
+def _check_content(value: object) -> str:
+    if isinstance(value, str):
+        return value
+    if value is None:
+        rule = "must be a string (None only beside tool calls: use ChatMessage.assistant_tool_calls)"
+    elif isinstance(value, (list, tuple)):
+        rule = "must be a string: only text content is supported, not a list of content parts"
+    else:
+        rule = "must be a string"
+    raise InvalidMessage("content", rule, describe(value))
+
+
+def _check_tool_calls(value: object, role: Role) -> tuple[ToolCall, ...] | None:
+    if value is None:
+        return None
+    if role is not Role.ASSISTANT:
+        raise InvalidMessage("tool_calls", "are only allowed on assistant messages", _on_role(value, role))
+    if not isinstance(value, (list, tuple)):
+        raise InvalidMessage("tool_calls", "must be a list or tuple of ToolCall", describe(value))
+    if not value:
+        raise InvalidMessage("tool_calls", "must not be empty (use None for a turn without calls)", "[]")
+    first_index: dict[str, int] = {}
+    for index, call in enumerate(value):
+        if not isinstance(call, ToolCall):
+            raise InvalidMessage(
+                f"tool_calls[{index}]",
+                "must be a ToolCall (read dicts with ToolCall.from_dict)",
+                describe(call),
+            )
+        seen = first_index.setdefault(call.id, index)
+        if seen != index:
+            raise InvalidMessage(
+                f"tool_calls[{index}].id",
+                f"must be unique within the message (tool_calls[{seen}] has it too)",
+                describe(call.id),
+            )
+    return tuple(value)
+
+
+def _check_tool_call_id(value: object, role: Role) -> str | None:
+    if role is Role.TOOL:
+        if value is None:
+            raise InvalidMessage("tool_call_id", "is required on tool messages")
+        return nonempty_str(value, "tool_call_id", InvalidMessage)
+    if value is not None:
+        raise InvalidMessage("tool_call_id", "is only allowed on tool messages", _on_role(value, role))
+    return None
+
+
+def _check_name(value: object, role: Role) -> str | None:
+    if value is None:
+        return None
+    if role is Role.TOOL:
+        raise InvalidMessage(
+            "name", "is not allowed on tool messages (tool_call_id names the call)", describe(value)
+        )
+    return nonempty_str(value, "name", InvalidMessage)
+
+
+def _check_is_error(value: object, role: Role) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidMessage("is_error", "must be a bool", describe(value))
+    if value and role is not Role.TOOL:
+        raise InvalidMessage("is_error", "is only allowed on tool messages", _on_role(value, role))
+    return value
+
+
+def _read_tool_calls(value: object) -> tuple[ToolCall, ...] | None:
+    # Reading, unlike building, takes null and [] as "no calls": responses and
+    # some SDKs send them. toolturns itself never emits an empty list.
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)):
+        raise InvalidMessage("tool_calls", "must be an array of tool calls", describe(value))
+    calls = []
+    for index, item in enumerate(value):
+        try:
+            calls.append(ToolCall.from_dict(item))
+        except MessageError as error:
+            raise error.with_prefix(f"tool_calls[{index}]") from None
+    return tuple(calls) or None

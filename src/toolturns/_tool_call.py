@@ -1,0 +1,190 @@
+"""``ToolCall``: one call the model asked for."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import FrozenInstanceError
+from typing import Any
+
+from ._arguments import decode_arguments, encode_arguments
+from ._checks import nonempty_str
+from ._errors import InvalidToolCall, MessageError, describe
+from ._extra import Extra
+from ._json import JSONInput, value_key
+
+__all__ = ["ToolCall"]
+
+# Keys of the wire form; everything else on a call dict goes to ``extra``.
+_WIRE_KEYS = frozenset({"id", "type", "function"})
+_FUNCTION_KEYS = frozenset({"name", "arguments"})
+
+
+class ToolCall:
+    """One call the model asked for: an id, a tool name and JSON arguments.
+
+    Args:
+        id: The call's id, echoed by the tool result that answers it.
+        name: The name of the tool to run.
+        arguments: A mapping (encoded to JSON text now, and rejected now if it
+            is not JSON), raw JSON text from a model (kept byte-for-byte, even
+            when malformed), or ``None``. ``None``, ``{}``, ``""``, white space
+            and ``"null"`` all mean "no arguments" and are stored as ``{}``.
+        extra: Wire keys of the call that toolturns does not model; kept and
+            emitted again by ``to_wire()``.
+
+    Raises:
+        InvalidToolCall: ``id`` or ``name`` is not a non-empty string.
+        InvalidArguments: ``arguments`` is not a mapping of JSON, text or None.
+
+    >>> call = ToolCall("call_1", "get_weather", {"city": "Paris"})
+    >>> call.arguments_json
+    '{"city":"Paris"}'
+    >>> call.arguments
+    {'city': 'Paris'}
+    >>> ToolCall("call_2", "get_time", "").arguments_json
+    '{}'
+    """
+
+    __slots__ = ("_key", "arguments_json", "extra", "id", "name")
+
+    id: str
+    name: str
+    arguments_json: str
+    extra: Extra
+    _key: tuple[object, ...] | None
+
+    def __init__(
+        self,
+        id: str,
+        name: str,
+        arguments: Mapping[str, JSONInput] | str | None = None,
+        *,
+        extra: Mapping[str, JSONInput] | None = None,
+    ) -> None:
+        call_id = nonempty_str(id, "id", InvalidToolCall)
+        tool = nonempty_str(name, "name", InvalidToolCall)
+        set_ = object.__setattr__
+        set_(self, "id", call_id)
+        set_(self, "name", tool)
+        set_(self, "arguments_json", encode_arguments(arguments, call_id=call_id, name=tool))
+        set_(self, "extra", Extra.build(extra, path="extra", reserved=_WIRE_KEYS, error=InvalidToolCall))
+        set_(self, "_key", None)
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        """The arguments decoded into a fresh dict (changing it changes nothing).
+
+        Raises:
+            InvalidArguments: the text is not JSON, or not a JSON object. The
+                error carries ``call_id``, ``name`` and ``raw``.
+
+        >>> ToolCall("call_1", "f", '{"city": "Par').arguments
+        Traceback (most recent call last):
+        ...
+        toolturns._errors.InvalidArguments: arguments: must be valid JSON (Unterminated string starting at: line 1 column 10 (char 9)), got '{"city": "Par'
+        """
+        return decode_arguments(self.arguments_json, call_id=self.id, name=self.name)
+
+    def to_wire(self) -> dict[str, Any]:
+        """The OpenAI wire form: arguments as JSON text, type ``function``.
+
+        >>> ToolCall("call_1", "get_time").to_wire()
+        {'id': 'call_1', 'type': 'function', 'function': {'name': 'get_time', 'arguments': '{}'}}
+        """
+        wire: dict[str, Any] = {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": self.arguments_json},
+        }
+        if self.extra:
+            wire.update(self.extra.to_dict())
+        return wire
+
+    @classmethod
+    def from_dict(cls, data: object) -> ToolCall:
+        """Read a call from its wire form or its decoded form.
+
+        The wire form carries arguments as JSON text; the decoded form (Ollama,
+        older code) as an object. ``type`` may be missing or ``"function"``.
+        Keys other than ``id``, ``type`` and ``function`` go to ``extra``.
+
+        Raises:
+            InvalidToolCall: the shape is wrong; the path says where.
+            InvalidArguments: decoded arguments that are not JSON.
+
+        >>> ToolCall.from_dict({"id": "c1", "function": {"name": "f", "arguments": {"x": 1}}})
+        ToolCall(id='c1', name='f', arguments='{"x":1}')
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidToolCall("", "must be an object", describe(data))
+        kind = data.get("type")
+        if kind is not None and kind != "function":
+            raise InvalidToolCall(
+                "type", "must be 'function' (only function tool calls are supported)", describe(kind)
+            )
+        function = data.get("function")
+        if not isinstance(function, Mapping):
+            rule = "is required" if function is None else "must be an object"
+            raise InvalidToolCall("function", rule, None if function is None else describe(function))
+        for key, value in function.items():
+            if key not in _FUNCTION_KEYS and value is not None:
+                raise InvalidToolCall(
+                    f"function.{key}",
+                    "is not a known key (function holds name and arguments)",
+                    describe(value),
+                )
+        arguments = function.get("arguments")
+        if arguments is not None and not isinstance(arguments, (str, Mapping)):
+            raise InvalidToolCall(
+                "function.arguments", "must be JSON text (a string) or an object", describe(arguments)
+            )
+        call_id = nonempty_str(data.get("id"), "id", InvalidToolCall)
+        name = nonempty_str(function.get("name"), "function.name", InvalidToolCall)
+        extra = Extra.build(
+            {key: value for key, value in data.items() if key not in _WIRE_KEYS},
+            path="",
+            reserved=_WIRE_KEYS,
+            error=InvalidToolCall,
+        )
+        try:
+            return cls(call_id, name, arguments, extra=extra)
+        except MessageError as error:  # only the arguments are left to fail
+            raise error.with_prefix("function") from None
+
+    def _value_key(self) -> tuple[object, ...]:
+        # Cached: decoding the arguments is the costly part of eq and hash.
+        if self._key is None:
+            key = (self.id, self.name, value_key(self.arguments_json), self.extra)
+            object.__setattr__(self, "_key", key)
+            return key
+        return self._key
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ToolCall):
+            return NotImplemented
+        if self is other:
+            return True
+        if self.id != other.id or self.name != other.name:
+            return False
+        return self._value_key() == other._value_key()
+
+    def __hash__(self) -> int:
+        return hash(self._value_key())
+
+    def __repr__(self) -> str:
+        extra = f", extra={self.extra.to_dict()!r}" if self.extra else ""
+        return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={self.arguments_json!r}{extra})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _restore, (self.id, self.name, self.arguments_json, self.extra.to_dict())
+
+
+def _restore(id: str, name: str, arguments_json: str, extra: dict[str, Any]) -> ToolCall:
+    # Unpickling goes through the constructor, so a tampered pickle is validated.
+    return ToolCall(id, name, arguments_json, extra=extra)
