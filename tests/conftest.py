@@ -1,0 +1,26 @@
+"""Shared test setup: hypothesis settings and the golden wire examples."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hypothesis import HealthCheck, settings
+
+DATA = Path(__file__).parent / "data"
+
+# The machine running CI is small and noisy: judge properties by their
+# examples, never by how long one took.
+settings.register_profile(
+    "toolturns",
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("toolturns")
+
+
+def wire_examples(provider: str, kind: str | None = None) -> list[dict[str, Any]]:
+    """The examples of ``tests/data/wire_examples.json`` for one provider."""
+    examples: list[dict[str, Any]] = json.loads((DATA / "wire_examples.json").read_text("utf-8"))
+    return [e for e in examples if e["provider"] == provider and (kind is None or e["kind"] == kind)]
