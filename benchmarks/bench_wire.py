@@ -1,0 +1,464 @@
+"""Speed of toolturns against a hand-written baseline, on the OpenAI wire.
+
+The baseline does the same work with plain dicts, tuples and ``json``, and
+checks nothing: it is the floor a validating library is measured against.
+
+Rows (one operation each):
+
+- W1  build an assistant turn with 3 tool calls (arguments of 4-6 keys, nested
+      lists and objects, non-ASCII text) and the 3 tool results answering it,
+      and produce their wire dicts.
+- W2  read those wire dicts into objects, decoding every call's arguments.
+- W3  wire -> objects -> wire for a realistic 200-message transcript (system,
+      user, assistant text, assistant turns with 1-3 calls, tool results).
+      Both sides keep the arguments as text here, as the wire carries them.
+
+Both sides are first checked to produce the same output; the run stops if not.
+Then each row is timed timeit-style (garbage collector off while timing), the
+two contenders interleaved sample by sample so that a burst of noise on the
+machine hits both. The table shows the best sample (min of N, the usual timeit
+figure) and the median; the ratio is toolturns / baseline, from the minima and
+as the median of the per-round ratios. Finally the import time of toolturns is
+measured with ``python -X importtime`` in fresh processes (best of 5).
+
+Run from the repository root::
+
+    python benchmarks/bench_wire.py            # about 15 s
+    python benchmarks/bench_wire.py --quick    # about 2 s, for a smoke test
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import platform
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import toolturns
+from toolturns import ChatMessage, ToolCall
+
+Wire = dict[str, Any]
+
+# -- the data ---------------------------------------------------------------
+
+#: W1's three calls: (id, tool name, arguments), 4-6 keys each, nested lists
+#: and objects, non-ASCII text (accents, CJK, an astral emoji).
+CALLS: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    (
+        "call_8f2kq1Xa",
+        "search_flights",
+        {
+            "origin": "Zürich",
+            "destination": "São Paulo",
+            "date": "2026-03-14",
+            "passengers": [{"name": "Zoë Ægir", "age": 34}, {"name": "François Lefèvre", "age": 7}],
+            "cabin": "économie",
+            "filters": {"max_stops": 1, "airlines": ["LX", "LH", "TP"], "refundable": True},
+        },
+    ),
+    (
+        "call_p0x93aQr",
+        "get_weather",
+        {
+            "city": "Kraków",
+            "units": "metric",
+            "days": 3,
+            "fields": ["temperature", "wind", "précipitations"],
+            "location": {"lat": 50.0647, "lon": 19.945},
+        },
+    ),
+    (
+        "call_Z7m2bdLk",
+        "translate",
+        {
+            "text": "Wie spät ist es in Tōkyō? 東京は今何時ですか 🕒",
+            "source": "de",
+            "target": "ja",
+            "glossary": {"Tōkyō": "東京", "spät": ["遅い", "遅く"]},
+        },
+    ),
+)
+
+#: W1's three results: (call id, content).
+RESULTS: tuple[tuple[str, str], ...] = (
+    (
+        "call_8f2kq1Xa",
+        json.dumps(
+            [{"flight": "LX92", "depart": "22:15", "price": "1 234 CHF", "stops": 0}],
+            ensure_ascii=False,
+        ),
+    ),
+    ("call_p0x93aQr", "Kraków: 4 °C, wiatr 12 km/h, opady 30 %"),
+    ("call_Z7m2bdLk", "東京は今何時ですか"),
+)
+
+_TOOLS = ("get_weather", "search_web", "read_file", "run_sql", "send_email", "translate", "get_time")
+_WORDS = (
+    "the report for Zürich shows 42 open tickets",
+    "please summarise the last three meetings",
+    "naïve approach: retry with back-off",
+    "東京の天気はどうですか",
+    "Größe und Preis der Bestellung",
+    "ok",
+    "I checked the logs; the job failed at 03:12 UTC with exit code 137.",
+)
+
+
+def _arguments(rng: random.Random) -> dict[str, Any]:
+    """Arguments as a model writes them: a few keys, sometimes nested."""
+    arguments: dict[str, Any] = {"query": rng.choice(_WORDS)}
+    for key in rng.sample(["limit", "city", "tags", "options", "path", "lang"], rng.randint(0, 4)):
+        if key == "limit":
+            arguments[key] = rng.randint(1, 100)
+        elif key == "tags":
+            arguments[key] = [rng.choice(_WORDS)[:12] for _ in range(rng.randint(1, 3))]
+        elif key == "options":
+            arguments[key] = {"verbose": rng.random() < 0.5, "depth": rng.randint(1, 5), "ratio": 0.25}
+        else:
+            arguments[key] = rng.choice(_WORDS)
+    return arguments
+
+
+def make_transcript(size: int = 200, seed: int = 2) -> list[Wire]:
+    """A realistic OpenAI request transcript of exactly ``size`` messages."""
+    rng = random.Random(seed)
+    messages: list[Wire] = [{"role": "system", "content": "You are a careful assistant. Use the tools."}]
+    counter = 0
+    while True:
+        episode: list[Wire] = [{"role": "user", "content": rng.choice(_WORDS)}]
+        for _ in range(rng.choice((0, 1, 1, 2))):
+            calls = []
+            for _ in range(rng.randint(1, 3)):
+                counter += 1
+                calls.append(
+                    {
+                        "id": f"call_{counter:08x}Qz",
+                        "type": "function",
+                        # Models send the text with spaces; it is replayed as is.
+                        "function": {"name": rng.choice(_TOOLS), "arguments": json.dumps(_arguments(rng))},
+                    }
+                )
+            # A response's tool-call turn has content null; some have text.
+            content = None if rng.random() < 0.7 else "Let me look that up."
+            episode.append({"role": "assistant", "content": content, "tool_calls": calls})
+            for call in calls:
+                result = json.dumps({"ok": True, "items": [rng.choice(_WORDS)]}, ensure_ascii=False)
+                episode.append({"role": "tool", "tool_call_id": call["id"], "content": result})
+        episode.append({"role": "assistant", "content": rng.choice(_WORDS)})
+        if len(messages) + len(episode) > size:
+            break
+        messages.extend(episode)
+    while len(messages) < size:  # pad with short exchanges to the exact size
+        role = "user" if messages[-1]["role"] != "user" else "assistant"
+        messages.append({"role": role, "content": rng.choice(_WORDS)})
+    return messages
+
+
+# -- toolturns --------------------------------------------------------------
+
+
+def tt_w1() -> list[Wire]:
+    """W1 with toolturns: validated objects, then their wire dicts."""
+    turn = ChatMessage.assistant_tool_calls([ToolCall(i, n, a) for i, n, a in CALLS])
+    results = [ChatMessage.tool_result(i, c) for i, c in RESULTS]
+    return [turn.to_wire(), *[result.to_wire() for result in results]]
+
+
+def tt_w2(wire: Sequence[Wire]) -> tuple[list[ChatMessage], list[dict[str, Any]]]:
+    """W2 with toolturns: messages read, every call's arguments decoded."""
+    messages = [ChatMessage.from_dict(item) for item in wire]
+    decoded = [call.arguments for message in messages for call in message.tool_calls or ()]
+    return messages, decoded
+
+
+def tt_w3(wire: Sequence[Wire]) -> list[Wire]:
+    """W3 with toolturns: every message read, then written back."""
+    return [message.to_wire() for message in [ChatMessage.from_dict(item) for item in wire]]
+
+
+# -- the baseline: plain dicts, tuples and json, no validation ----------------
+
+#: A message as plain data: (role, content, calls, tool_call_id, name), each
+#: call (id, name, arguments) with arguments as text or decoded.
+Plain = tuple[str, str, "tuple[tuple[str, str, Any], ...] | None", "str | None", "str | None"]
+
+
+def base_w1() -> list[Wire]:
+    """W1 by hand: the wire dicts built directly, arguments through json.dumps."""
+    turn: Wire = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {"id": i, "type": "function", "function": {"name": n, "arguments": json.dumps(a)}}
+            for i, n, a in CALLS
+        ],
+    }
+    return [turn, *[{"role": "tool", "content": c, "tool_call_id": i} for i, c in RESULTS]]
+
+
+def _base_read(item: Wire, decode: bool) -> Plain:
+    calls = item.get("tool_calls")
+    content = item.get("content")
+    return (
+        item["role"],
+        "" if content is None else content,
+        tuple(
+            (
+                call["id"],
+                call["function"]["name"],
+                json.loads(call["function"]["arguments"]) if decode else call["function"]["arguments"],
+            )
+            for call in calls
+        )
+        if calls
+        else None,
+        item.get("tool_call_id"),
+        item.get("name"),
+    )
+
+
+def base_w2(wire: Sequence[Wire]) -> list[Plain]:
+    """W2 by hand: plain tuples, every call's arguments through json.loads."""
+    return [_base_read(item, True) for item in wire]
+
+
+def _base_write(message: Plain) -> Wire:
+    role, content, calls, tool_call_id, name = message
+    wire: Wire = {"role": role, "content": content}
+    if name is not None:
+        wire["name"] = name
+    if calls:
+        wire["tool_calls"] = [
+            {"id": i, "type": "function", "function": {"name": n, "arguments": a}} for i, n, a in calls
+        ]
+    if tool_call_id is not None:
+        wire["tool_call_id"] = tool_call_id
+    return wire
+
+
+def base_w3(wire: Sequence[Wire]) -> list[Wire]:
+    """W3 by hand: plain tuples (arguments kept as text), then wire dicts again."""
+    return [_base_write(message) for message in [_base_read(item, False) for item in wire]]
+
+
+# -- the same output on both sides -------------------------------------------
+
+
+def _comparable(wire: Sequence[Wire]) -> list[Wire]:
+    """Wire dicts with each call's arguments decoded, so that layout differences
+    of the JSON text (spaces, escapes) do not count, and its value does."""
+    out = []
+    for item in wire:
+        item = dict(item)
+        if "tool_calls" in item:
+            item["tool_calls"] = [
+                {**call, "function": {**call["function"], "arguments": json.loads(call["function"]["arguments"])}}
+                for call in item["tool_calls"]
+            ]
+        out.append(item)
+    return out
+
+
+def _as_plain(message: ChatMessage) -> Plain:
+    calls = None
+    if message.tool_calls:
+        calls = tuple((call.id, call.name, call.arguments) for call in message.tool_calls)
+    return (message.role.value, message.content, calls, message.tool_call_id, message.name)
+
+
+def check_same_output(transcript: Sequence[Wire]) -> None:
+    """Stop the run unless both sides produce the same output on every row."""
+    problems = []
+    w1 = tt_w1()
+    if _comparable(w1) != _comparable(base_w1()):
+        problems.append("W1: the wire dicts differ")
+    tt_messages, tt_decoded = tt_w2(w1)
+    base_messages = base_w2(w1)
+    if [_as_plain(m) for m in tt_messages] != base_messages:
+        problems.append("W2: the objects read differ")
+    if tt_decoded != [call[2] for m in base_messages for call in m[2] or ()]:
+        problems.append("W2: the decoded arguments differ")
+    if tt_decoded != [arguments for _, _, arguments in CALLS]:
+        problems.append("W2: the decoded arguments are not W1's input")
+    w3 = tt_w3(transcript)
+    if w3 != base_w3(transcript) or _comparable(w3) != _comparable(base_w3(transcript)):
+        problems.append("W3: the wire dicts differ")
+    expected = [{**m, "content": m["content"] or ""} if "tool_calls" in m else m for m in transcript]
+    if w3 != expected:
+        problems.append("W3: the round trip changed the transcript beyond content null -> ''")
+    if problems:
+        sys.exit("bench_wire: not the same work, not timing it:\n  " + "\n  ".join(problems))
+
+
+# -- timing -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Row:
+    """One benchmark row: the two contenders doing the same work."""
+
+    name: str
+    toolturns: Callable[[], object]
+    baseline: Callable[[], object]
+
+
+@dataclass(frozen=True)
+class Result:
+    """The samples of one row, in seconds per operation."""
+
+    row: Row
+    toolturns: list[float]
+    baseline: list[float]
+
+    def ratios(self) -> list[float]:
+        return [t / b for t, b in zip(self.toolturns, self.baseline, strict=True)]
+
+
+def _sample(function: Callable[[], object], number: int) -> float:
+    """Seconds per call over ``number`` calls, the garbage collector off (as timeit)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        for _ in range(number):
+            function()
+        return (time.perf_counter() - start) / number
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _calls_per_sample(function: Callable[[], object], seconds: float) -> int:
+    """How many calls make one sample last about ``seconds`` (timeit.autorange-like)."""
+    number = 1
+    while True:
+        elapsed = _sample(function, number) * number
+        if elapsed >= seconds / 10:
+            return max(1, round(number * seconds / elapsed))
+        number *= 10
+
+
+def measure(row: Row, *, repeat: int, seconds: float) -> Result:
+    """Time both contenders, alternating which one goes first in each round."""
+    contenders = (row.toolturns, row.baseline)
+    numbers = [_calls_per_sample(function, seconds) for function in contenders]
+    samples: list[list[float]] = [[], []]
+    for round_ in range(repeat):
+        order = (0, 1) if round_ % 2 == 0 else (1, 0)
+        for index in order:
+            samples[index].append(_sample(contenders[index], numbers[index]))
+    return Result(row, samples[0], samples[1])
+
+
+_IMPORT_LINE = re.compile(r"^import time:\s+(\d+)\s+\|\s+(\d+)\s+\|(\s*)(\S+)\s*$")
+
+
+def import_time_ms(runs: int = 5) -> tuple[float, float, list[tuple[int, str]]]:
+    """Best of ``runs`` fresh processes: toolturns's cumulative and self import time.
+
+    The cumulative figure of the top-level ``toolturns`` line of
+    ``python -X importtime`` is its own time plus every module it imported
+    first (its submodules and the stdlib modules it needs, json, dataclasses...).
+    Also returns the slowest modules under it in the best run.
+    """
+    best: tuple[float, float, list[tuple[int, str]]] | None = None
+    for _ in range(runs):
+        completed = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", "import toolturns"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        lines: list[tuple[int, int, int, str]] = []
+        for line in completed.stderr.splitlines():
+            match = _IMPORT_LINE.match(line)
+            if match:
+                own, cumulative, indent, name = match.groups()
+                lines.append((int(own), int(cumulative), len(indent), name))
+        # importtime prints a module after its children: the ones printed after
+        # the previous top-level line and before toolturns are its children.
+        top = next(i for i, line in enumerate(lines) if line[3] == "toolturns" and line[2] == 1)
+        start = max((i for i in range(top) if lines[i][2] == 1), default=-1) + 1
+        children = sorted(((line[0], line[3]) for line in lines[start:top]), reverse=True)
+        figures = (lines[top][1] / 1000, lines[top][0] / 1000, children[:6])
+        if best is None or figures[0] < best[0]:
+            best = figures
+    assert best is not None
+    return best
+
+
+# -- the report -----------------------------------------------------------------
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:10.1f}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="a short run (fewer, shorter samples)")
+    parser.add_argument("--repeat", type=int, help="samples per contender and row (default 31, quick 7)")
+    parser.add_argument("--no-import-time", action="store_true", help="skip the import-time measurement")
+    options = parser.parse_args(argv)
+    repeat = options.repeat or (7 if options.quick else 31)
+    seconds = 0.01 if options.quick else 0.05
+
+    transcript = make_transcript()
+    check_same_output(transcript)
+    w1 = base_w1()
+    rows = [
+        Row("W1 build 3 calls + 3 results -> wire", tt_w1, base_w1),
+        Row("W2 wire -> objects + arguments", lambda: tt_w2(w1), lambda: base_w2(w1)),
+        Row("W3 200-message wire -> objects -> wire", lambda: tt_w3(transcript), lambda: base_w3(transcript)),
+    ]
+
+    calls = sum(len(m.get("tool_calls") or ()) for m in transcript)
+    print(
+        f"toolturns {toolturns.__version__}, Python {platform.python_version()} "
+        f"({platform.python_implementation()}), {platform.machine()}, {os.cpu_count()} CPUs"
+    )
+    print(f"W3 transcript: {len(transcript)} messages, {calls} tool calls")
+    print(f"{repeat} interleaved samples of ~{seconds * 1000:.0f} ms per contender and row; GC off while timing")
+    print()
+    header = (
+        f"{'row':<42}{'toolturns µs':>14}{'(median)':>10}{'baseline µs':>13}{'(median)':>10}"
+        f"{'ratio':>8}{'(median)':>10}"
+    )
+    print(header)
+    print("-" * len(header))
+    for row in rows:
+        result = measure(row, repeat=repeat, seconds=seconds)
+        print(
+            f"{row.name:<42}{_us(min(result.toolturns)):>14}{_us(statistics.median(result.toolturns)):>10}"
+            f"{_us(min(result.baseline)):>13}{_us(statistics.median(result.baseline)):>10}"
+            f"{min(result.toolturns) / min(result.baseline):>7.2f}x"
+            f"{statistics.median(result.ratios()):>9.2f}x",
+            flush=True,
+        )
+    print()
+    print("µs per operation: best sample (min), then the median sample.")
+    print("ratio = toolturns / baseline: of the minima, then the median of the per-round ratios.")
+
+    if not options.no_import_time:
+        total, own, children = import_time_ms()
+        print()
+        print(
+            f"import toolturns: {total:.1f} ms total (python -X importtime, cumulative of the "
+            f"top-level toolturns entry, best of 5 fresh processes); {own:.2f} ms in toolturns/__init__ itself"
+        )
+        print("  slowest modules it imported first: " + ", ".join(f"{n} {t / 1000:.2f} ms" for t, n in children))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
