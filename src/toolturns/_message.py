@@ -221,7 +221,7 @@ class ChatMessage:
             raise InvalidMessage("role", "is required")
         tool_calls = _read_tool_calls(data.get("tool_calls"))
         content: Any = data.get("content")  # checked by __init__, like every value
-        if content is None and (tool_calls or data.get("refusal")):
+        if content is None and (tool_calls or _is_refusal(data)):
             # An assistant turn whose answer is its tool calls, or a refusal,
             # has no text: OpenAI sends null there.
             content = ""
@@ -260,7 +260,7 @@ class ChatMessage:
 
 
 def _on_role(value: object, role: Role) -> str:
-    return f"{describe(value)} on a {role.value!r} message"
+    return f"{describe(value)} with role {role.value!r}"
 
 
 def _check_role(value: object) -> Role:
@@ -335,6 +335,13 @@ def _check_is_error(value: object, role: Role) -> bool:
     if value and role is not Role.TOOL:
         raise InvalidMessage("is_error", "is only allowed on tool messages", _on_role(value, role))
     return value
+
+
+def _is_refusal(data: Mapping[str, Any]) -> bool:
+    # OpenAI's refusal response: an assistant message whose text is null and
+    # whose refusal says why. The refusal itself stays in extra.
+    refusal = data.get("refusal")
+    return data.get("role") == "assistant" and isinstance(refusal, str) and refusal != ""
 
 
 def _read_tool_calls(value: object) -> tuple[ToolCall, ...] | None:
