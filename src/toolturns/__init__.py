@@ -24,7 +24,7 @@ __all__ = (
 __version__ = "0.1.0.dev0"
 
 # Show the public import path in reprs and tracebacks (toolturns.InvalidMessage,
-# not toolturns._errors.InvalidMessage); pickle finds them there too.
+# not toolturns.InvalidMessage); pickle finds them there too.
 for _public in (ChatMessage, InvalidArguments, InvalidMessage, InvalidToolCall, MessageError, Role, ToolCall):
     _public.__module__ = __name__
 del _public

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ._errors import describe, join_path
-from ._json import ErrorFactory, decode, encode, value_key
+from ._errors import describe
+from ._json import ErrorFactory, decode, encode, join_key, value_key
 
 __all__ = ["EMPTY", "Extra"]
 
@@ -64,7 +64,7 @@ class Extra(Mapping[str, Any]):
         for key, value in values.items():
             if not isinstance(key, str):
                 raise error(path, "keys must be strings", describe(key))
-            where = join_path(path, key)
+            where = join_key(path, key)
             if key in reserved:
                 raise error(where, "is a modelled field, not an extra key", describe(value))
             if not _carries_nothing(value):
@@ -109,6 +109,9 @@ class Extra(Mapping[str, Any]):
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"Extra is read-only: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"Extra is read-only: cannot delete {name!r}")
 
     def __reduce__(self) -> tuple[type[Extra], tuple[dict[str, str]]]:
         return Extra, (self._texts,)

@@ -20,6 +20,7 @@ __all__ = [
     "JSONInput",
     "decode",
     "encode",
+    "join_key",
     "json_kind",
     "value_key",
 ]
@@ -112,11 +113,15 @@ def _check(value: object, path: str, error: ErrorFactory) -> None:
 
 def _join(path: str, where: tuple[str | int, ...]) -> str:
     for key in where:
-        if isinstance(key, str) and key.isidentifier():
-            path = f"{path}.{key}" if path else key
-        else:
-            path += f"[{json.dumps(key, ensure_ascii=False)}]"
+        path = join_key(path, key)
     return path
+
+
+def join_key(path: str, key: str | int) -> str:
+    """Extend a path by a key or index: ``a.b``, ``a[0]``, ``a["b c"]``."""
+    if isinstance(key, str) and key.isidentifier():
+        return f"{path}.{key}" if path else key
+    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
 
 
 def decode(text: str) -> JSON:

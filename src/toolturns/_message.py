@@ -70,7 +70,7 @@ class ChatMessage:
     >>> ChatMessage("USER", "hi")
     Traceback (most recent call last):
     ...
-    toolturns._errors.InvalidMessage: role: must be one of 'system', 'developer', 'user', 'assistant', 'tool', got 'USER'
+    toolturns.InvalidMessage: role: must be one of 'system', 'developer', 'user', 'assistant', 'tool', got 'USER'
     """
 
     role: Role

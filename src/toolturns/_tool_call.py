@@ -81,7 +81,7 @@ class ToolCall:
         >>> ToolCall("call_1", "f", '{"city": "Par').arguments
         Traceback (most recent call last):
         ...
-        toolturns._errors.InvalidArguments: arguments: must be valid JSON (Unterminated string starting at: line 1 column 10 (char 9)), got '{"city": "Par'
+        toolturns.InvalidArguments: arguments: must be valid JSON (Unterminated string starting at: line 1 column 10 (char 9)), got '{"city": "Par'
         """
         return decode_arguments(self.arguments_json, call_id=self.id, name=self.name)
 

@@ -1,0 +1,417 @@
+"""Unit tests for toolturns._json: strict encoding, decoding, value keys and kind names."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+import json
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import Any
+
+import pytest
+
+from toolturns import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError
+from toolturns._json import JSON, MAX_DEPTH, decode, encode, json_kind, value_key
+
+NOT_JSON = "must be JSON (a str-keyed mapping, list, tuple, str, int, finite float, bool or None)"
+TOO_DEEP = f"must nest at most {MAX_DEPTH} levels deep (a circular structure never ends)"
+
+
+class Frozen(Mapping[str, Any]):
+    """A read-only mapping that is not a dict."""
+
+    def __init__(self, **items: Any) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+def nested_dicts(depth: int) -> dict[str, Any]:
+    """A chain of dicts whose innermost {} sits ``depth`` levels below the top."""
+    value: dict[str, Any] = {}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+def nested_lists(depth: int) -> list[Any]:
+    """A chain of lists whose innermost [] sits ``depth`` levels below the top."""
+    value: list[Any] = []
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def nested_tuples(depth: int) -> tuple[Any, ...]:
+    """A chain of tuples whose innermost () sits ``depth`` levels below the top."""
+    value: tuple[Any, ...] = ()
+    for _ in range(depth):
+        value = (value,)
+    return value
+
+
+def reject(value: object, path: str = "arguments") -> MessageError:
+    """Encode ``value`` with InvalidToolCall errors and return the error raised."""
+    with pytest.raises(MessageError) as info:
+        encode(value, path, InvalidToolCall)
+    assert type(info.value) is InvalidToolCall
+    return info.value
+
+
+# -- encode: what is accepted -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "text"),
+    [
+        ({"a": 1, "b": [1, 2]}, '{"a":1,"b":[1,2]}'),
+        ({"b": 1, "a": 2}, '{"b":1,"a":2}'),
+        ({"city": "Zürich", "emoji": "🌍"}, '{"city":"Zürich","emoji":"🌍"}'),
+        ({"x": (1, (2, 3))}, '{"x":[1,[2,3]]}'),
+        ({"t": True, "f": False, "n": None}, '{"t":true,"f":false,"n":null}'),
+        ({"f": 1.5, "z": -0.0, "i": -7}, '{"f":1.5,"z":-0.0,"i":-7}'),
+        ({"big": 10**100}, '{"big":' + str(10**100) + "}"),
+        ({"s": 'a"b\\c\n'}, '{"s":"a\\"b\\\\c\\n"}'),
+        ({}, "{}"),
+        ([], "[]"),
+        ((), "[]"),
+        ([1, "a", None], '[1,"a",null]'),
+        ("text", '"text"'),
+        (5, "5"),
+        (2.5, "2.5"),
+        (True, "true"),
+        (None, "null"),
+    ],
+)
+def test_encode_writes_compact_json(value: object, text: str) -> None:
+    """encode writes compact JSON, keeps key order and non-ASCII text, and writes tuples as arrays."""
+    assert encode(value, "arguments", InvalidToolCall) == text
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        MappingProxyType({"a": 1, "b": MappingProxyType({"c": [1]})}),
+        Frozen(a=1, b=Frozen(c=(1,))),
+        OrderedDict([("a", 1), ("b", {"c": [1]})]),
+    ],
+)
+def test_encode_accepts_mappings_that_are_not_dicts(value: Mapping[str, Any]) -> None:
+    """Any Mapping with str keys encodes as an object, nested ones included."""
+    assert encode(value, "arguments", InvalidToolCall) == '{"a":1,"b":{"c":[1]}}'
+
+
+def test_encode_accepts_subclasses_of_the_scalar_types() -> None:
+    """Subclasses of str, int and float (an IntEnum, say) encode as their value."""
+
+    class Text(str):
+        pass
+
+    class Number(float):
+        pass
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    value = {"s": Text("x"), "f": Number(1.5), "i": Level.HIGH}
+    assert encode(value, "p", InvalidToolCall) == '{"s":"x","f":1.5,"i":3}'
+    assert encode([Text("x")], "p", InvalidToolCall) == '["x"]'
+
+
+def test_encode_accepts_shared_references() -> None:
+    """The same list reached twice is not mistaken for a circular structure."""
+    shared = [1, 2]
+    assert encode({"a": shared, "b": shared}, "p", InvalidToolCall) == '{"a":[1,2],"b":[1,2]}'
+
+
+def test_encode_uses_the_error_factory_it_is_given() -> None:
+    """The error raised is the one the factory builds, so each caller chooses its error type."""
+    with pytest.raises(InvalidMessage) as info:
+        encode({1: 2}, "extra.meta", InvalidMessage)
+    assert str(info.value) == "extra.meta: keys must be strings, got 1"
+
+    def factory(path: str, rule: str, got: str | None) -> MessageError:
+        return InvalidArguments(path, rule, got, call_id="c1", name="f")
+
+    with pytest.raises(InvalidArguments) as args_info:
+        encode({"x": {1, 2}}, "arguments", factory)
+    assert (args_info.value.call_id, args_info.value.name) == ("c1", "f")
+    assert args_info.value.path == "arguments.x"
+
+
+# -- encode: what is rejected -------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({1: 2}, "arguments: keys must be strings, got 1"),
+        ({True: 2}, "arguments: keys must be strings, got True"),
+        ({None: 2}, "arguments: keys must be strings, got None"),
+        ({("a",): 2}, "arguments: keys must be strings, got tuple"),
+        ({"x": {1: 2}}, "arguments.x: keys must be strings, got 1"),
+        ({"x": float("nan")}, "arguments.x: must be a finite number, got nan"),
+        ({"x": float("inf")}, "arguments.x: must be a finite number, got inf"),
+        ({"x": [1, float("-inf")]}, "arguments.x[1]: must be a finite number, got -inf"),
+        ({"x": {1, 2}}, f"arguments.x: {NOT_JSON}, got set"),
+        ({"x": frozenset()}, f"arguments.x: {NOT_JSON}, got frozenset"),
+        ({"x": b"a"}, f"arguments.x: {NOT_JSON}, got bytes"),
+        ({"x": bytearray(b"a")}, f"arguments.x: {NOT_JSON}, got bytearray"),
+        ({"x": datetime.datetime(2024, 1, 1)}, f"arguments.x: {NOT_JSON}, got datetime"),
+        ({"x": datetime.date(2024, 1, 1)}, f"arguments.x: {NOT_JSON}, got date"),
+        ({"x": decimal.Decimal("1.5")}, f"arguments.x: {NOT_JSON}, got Decimal"),
+        ({"x": 1j}, f"arguments.x: {NOT_JSON}, got complex"),
+        ({"x": range(3)}, f"arguments.x: {NOT_JSON}, got range"),
+        ({"x": object()}, f"arguments.x: {NOT_JSON}, got object"),
+        ({"x": iter([1])}, f"arguments.x: {NOT_JSON}, got list_iterator"),
+        ({"my key": {1}}, f'arguments["my key"]: {NOT_JSON}, got set'),
+        ({"a": {"b": [0, {"c": {1}}]}}, f"arguments.a.b[1].c: {NOT_JSON}, got set"),
+        ({'a"b': {1}}, f'arguments["a\\"b"]: {NOT_JSON}, got set'),
+        ({"é": {1}}, f"arguments.é: {NOT_JSON}, got set"),
+        ({"1": {1}}, f'arguments["1"]: {NOT_JSON}, got set'),
+        ((1, {2}), f"arguments[1]: {NOT_JSON}, got set"),
+        (float("nan"), "arguments: must be a finite number, got nan"),
+        ({1, 2}, f"arguments: {NOT_JSON}, got set"),
+        (b"{}", f"arguments: {NOT_JSON}, got bytes"),
+    ],
+)
+def test_encode_rejects_what_is_not_json(value: object, message: str) -> None:
+    """Non-str keys, NaN and infinities, sets, bytes, dates and objects are rejected with their path."""
+    error = reject(value)
+    assert str(error) == message
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ({"x": {1}}, f"x: {NOT_JSON}, got set"),
+        ({"my key": {1}}, f'["my key"]: {NOT_JSON}, got set'),
+        ([{1}], f"[0]: {NOT_JSON}, got set"),
+        ({1: 1}, "keys must be strings, got 1"),
+    ],
+)
+def test_encode_paths_start_cleanly_from_an_empty_path(value: object, message: str) -> None:
+    """With an empty base path, the path is a bare name or a bare index."""
+    with pytest.raises(InvalidToolCall) as info:
+        encode(value, "", InvalidToolCall)
+    assert str(info.value) == message
+
+
+def test_encode_rejects_an_integer_too_long_to_write() -> None:
+    """An int past the interpreter's digit limit is a clear error, not a bare ValueError."""
+    error = reject({"x": 10**5000})
+    assert error.path == "arguments"
+    assert error.rule == "must be encodable as JSON"
+    assert error.got is not None
+    assert "4300" in error.got
+
+
+# -- encode: depth and circular structures -----------------------------------
+
+
+def test_max_depth_is_500() -> None:
+    """The depth limit is 500 levels."""
+    assert MAX_DEPTH == 500
+
+
+@pytest.mark.parametrize("build", [nested_dicts, nested_lists, nested_tuples])
+def test_encode_accepts_nesting_up_to_the_limit(build: Any) -> None:
+    """A value whose deepest container is MAX_DEPTH levels down encodes, and decodes back."""
+    value = build(MAX_DEPTH)
+    text = encode(value, "arguments", InvalidToolCall)
+    back = decode(text)
+    assert json.dumps(back) == json.dumps(value)
+
+
+@pytest.mark.parametrize(
+    ("build", "kind"), [(nested_dicts, "dict"), (nested_lists, "list"), (nested_tuples, "tuple")]
+)
+def test_encode_rejects_nesting_past_the_limit(build: Any, kind: str) -> None:
+    """One level past MAX_DEPTH is rejected, reported at the top with the value's type."""
+    error = reject(build(MAX_DEPTH + 1))
+    assert str(error) == f"arguments: {TOO_DEEP}, got {kind}"
+
+
+def test_encode_does_not_count_scalar_leaves_as_levels() -> None:
+    """A scalar inside the deepest allowed container is accepted: only containers count."""
+    value: Any = 1
+    for _ in range(MAX_DEPTH + 1):
+        value = {"a": value}
+    assert encode(value, "p", InvalidToolCall).endswith("1" + "}" * (MAX_DEPTH + 1))
+
+
+def test_encode_rejects_nesting_100000_deep_without_recursion_error() -> None:
+    """A dict nested 100,000 levels deep (built iteratively) is a clean error, not a RecursionError."""
+    error = reject(nested_dicts(100_000))
+    assert str(error) == f"arguments: {TOO_DEEP}, got dict"
+    error = reject({"x": nested_lists(100_000)})
+    assert str(error) == f"arguments: {TOO_DEEP}, got dict"
+
+
+def test_encode_rejects_a_dict_containing_itself() -> None:
+    """A circular dict is rejected by the depth limit instead of looping forever."""
+    value: dict[str, Any] = {}
+    value["self"] = value
+    assert str(reject(value)) == f"arguments: {TOO_DEEP}, got dict"
+
+
+def test_encode_rejects_a_list_containing_itself() -> None:
+    """A circular list is rejected by the depth limit."""
+    value: list[Any] = [1]
+    value.append(value)
+    assert str(reject(value)) == f"arguments: {TOO_DEEP}, got list"
+
+
+def test_encode_rejects_mutually_circular_structures() -> None:
+    """Two containers referring to each other are rejected."""
+    a: dict[str, Any] = {}
+    b: list[Any] = [a]
+    a["b"] = b
+    assert str(reject({"start": a})) == f"arguments: {TOO_DEEP}, got dict"
+
+
+# -- decode -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ('{"a": [1, 2.5, true, null, "x"]}', {"a": [1, 2.5, True, None, "x"]}),
+        ("  [ ]  ", []),
+        ('"\\u00e9\\ud83c\\udf0d"', "é🌍"),
+        ("-0", 0),
+        ("1e2", 100.0),
+        (str(10**100), 10**100),
+        ('{"a":1,"a":2}', {"a": 2}),
+    ],
+)
+def test_decode_reads_json(text: str, value: JSON) -> None:
+    """decode reads any JSON text into Python values."""
+    assert decode(text) == value
+
+
+def test_decode_keeps_int_and_float_apart() -> None:
+    """1 decodes to an int and 1.0 to a float."""
+    assert type(decode("1")) is int
+    assert type(decode("1.0")) is float
+    assert decode("true") is True
+
+
+def test_decode_returns_fresh_objects() -> None:
+    """Each decode builds new containers."""
+    text = '{"a": [1]}'
+    first = decode(text)
+    second = decode(text)
+    assert first == second
+    assert first is not second
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("NaN", "NaN is not JSON"),
+        ("[1, NaN]", "NaN is not JSON"),
+        ('{"x": Infinity}', "Infinity is not JSON"),
+        ("-Infinity", "-Infinity is not JSON"),
+    ],
+)
+def test_decode_rejects_nan_and_infinity(text: str, message: str) -> None:
+    """NaN, Infinity and -Infinity, which json.loads accepts, are not JSON."""
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        decode(text)
+
+
+@pytest.mark.parametrize("text", ["", " ", "{", '{"a": 1', "[1,]", "{'a': 1}", "{} x", "\u00a0{}", "nul"])
+def test_decode_rejects_malformed_text_with_value_error(text: str) -> None:
+    """Text that is not JSON raises ValueError."""
+    with pytest.raises(ValueError):  # noqa: PT011 -- the message is json's own
+        decode(text)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"a":' * 100_000 + "1" + "}" * 100_000])
+def test_decode_turns_recursion_error_into_value_error(text: str) -> None:
+    """Text nested 100,000 levels deep raises ValueError, never RecursionError."""
+    with pytest.raises(ValueError, match=r"^nested too deeply to decode$") as info:
+        decode(text)
+    assert not isinstance(info.value, RecursionError)
+    assert info.value.__suppress_context__
+
+
+# -- value_key ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ('{"a":1,"b":2}', '{"b": 2, "a": 1}'),
+        ('{"a":[1,{"y":1,"x":2}]}', ' { "a" : [ 1 , { "x" : 2 , "y" : 1 } ] } '),
+        ('{"city":"é"}', '{"city":"\\u00e9"}'),
+        ("100.0", "1e2"),
+        ("{}", " {\n} "),
+    ],
+)
+def test_value_key_ignores_layout(one: str, other: str) -> None:
+    """Texts with the same JSON value have the same key, whatever their key order or white space."""
+    assert value_key(one) == value_key(other)
+    assert value_key(one)[0] is True
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("true", "1"),
+        ("false", "0"),
+        ("1", "1.0"),
+        ('{"x":true}', '{"x":1}'),
+        ('{"x":1}', '{"x":1.0}'),
+        ("null", '"null"'),
+        ("[1,2]", "[2,1]"),
+        ('{"a":1}', '{"a":1,"b":null}'),
+    ],
+)
+def test_value_key_separates_different_values(one: str, other: str) -> None:
+    """true and 1, 1 and 1.0, and other distinct values have distinct keys."""
+    assert value_key(one) != value_key(other)
+
+
+@pytest.mark.parametrize("text", ['{"city": "Par', "[1,]", "NaN", '{"x": Infinity}', "[" * 100_000, ""])
+def test_value_key_of_text_that_is_not_json_is_the_text(text: str) -> None:
+    """Text that is not JSON (also too deep to decode) is its own key, flagged as not JSON."""
+    assert value_key(text) == (False, text)
+
+
+def test_value_key_of_invalid_texts_depends_on_every_character() -> None:
+    """Two invalid texts differing only in white space have different keys."""
+    assert value_key('{"a": ') != value_key('{"a":')
+
+
+# -- json_kind ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "kind"),
+    [
+        ({}, "object"),
+        ({"a": 1}, "object"),
+        ([], "array"),
+        ("", "string"),
+        (True, "boolean"),
+        (False, "boolean"),
+        (None, "null"),
+        (0, "number"),
+        (1.5, "number"),
+    ],
+)
+def test_json_kind_names_json_types(value: JSON, kind: str) -> None:
+    """json_kind gives the JSON name of a decoded value's type; bool is boolean, not number."""
+    assert json_kind(value) == kind
