@@ -25,20 +25,25 @@ Run from the repository root::
 
     python benchmarks/bench_wire.py            # about 15 s
     python benchmarks/bench_wire.py --quick    # about 2 s, for a smoke test
+    python benchmarks/bench_wire.py --profile  # where toolturns's time goes (cProfile)
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gc
+import io
 import json
 import os
 import platform
+import pstats
 import random
 import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -262,7 +267,10 @@ def _comparable(wire: Sequence[Wire]) -> list[Wire]:
         item = dict(item)
         if "tool_calls" in item:
             item["tool_calls"] = [
-                {**call, "function": {**call["function"], "arguments": json.loads(call["function"]["arguments"])}}
+                {
+                    **call,
+                    "function": {**call["function"], "arguments": json.loads(call["function"]["arguments"])},
+                }
                 for call in item["tool_calls"]
             ]
         out.append(item)
@@ -363,38 +371,68 @@ def measure(row: Row, *, repeat: int, seconds: float) -> Result:
 _IMPORT_LINE = re.compile(r"^import time:\s+(\d+)\s+\|\s+(\d+)\s+\|(\s*)(\S+)\s*$")
 
 
-def import_time_ms(runs: int = 5) -> tuple[float, float, list[tuple[int, str]]]:
+def import_time_ms(runs: int = 5, *, cached: bool = True) -> tuple[float, float, list[tuple[int, str]]]:
     """Best of ``runs`` fresh processes: toolturns's cumulative and self import time.
 
     The cumulative figure of the top-level ``toolturns`` line of
     ``python -X importtime`` is its own time plus every module it imported
     first (its submodules and the stdlib modules it needs, json, dataclasses...).
     Also returns the slowest modules under it in the best run.
+
+    ``cached``: measure with bytecode cached, as an installed package runs. The
+    .pyc files go to a temporary PYTHONPYCACHEPREFIX (written by one warm-up
+    run), so the source tree is not touched and PYTHONDONTWRITEBYTECODE, which
+    would make every run compile toolturns from source, does not apply. Without
+    it, the environment is used as it is.
     """
-    best: tuple[float, float, list[tuple[int, str]]] | None = None
-    for _ in range(runs):
-        completed = subprocess.run(
-            [sys.executable, "-X", "importtime", "-c", "import toolturns"],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        lines: list[tuple[int, int, int, str]] = []
-        for line in completed.stderr.splitlines():
-            match = _IMPORT_LINE.match(line)
-            if match:
-                own, cumulative, indent, name = match.groups()
-                lines.append((int(own), int(cumulative), len(indent), name))
-        # importtime prints a module after its children: the ones printed after
-        # the previous top-level line and before toolturns are its children.
-        top = next(i for i, line in enumerate(lines) if line[3] == "toolturns" and line[2] == 1)
-        start = max((i for i in range(top) if lines[i][2] == 1), default=-1) + 1
-        children = sorted(((line[0], line[3]) for line in lines[start:top]), reverse=True)
-        figures = (lines[top][1] / 1000, lines[top][0] / 1000, children[:6])
-        if best is None or figures[0] < best[0]:
-            best = figures
+    env = dict(os.environ)
+    command = [sys.executable, "-X", "importtime", "-c", "import toolturns"]
+    with tempfile.TemporaryDirectory() as prefix:
+        if cached:
+            env.pop("PYTHONDONTWRITEBYTECODE", None)
+            env["PYTHONPYCACHEPREFIX"] = prefix
+            subprocess.run(command, capture_output=True, check=True, env=env)  # writes the .pyc files
+        best: tuple[float, float, list[tuple[int, str]]] | None = None
+        for _ in range(runs):
+            completed = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
+            lines: list[tuple[int, int, int, str]] = []
+            for line in completed.stderr.splitlines():
+                match = _IMPORT_LINE.match(line)
+                if match:
+                    own, cumulative, indent, name = match.groups()
+                    lines.append((int(own), int(cumulative), len(indent), name))
+            # importtime prints a module after its children: the ones printed after
+            # the previous top-level line and before toolturns are its children.
+            top = next(i for i, line in enumerate(lines) if line[3] == "toolturns" and line[2] == 1)
+            start = max((i for i in range(top) if lines[i][2] == 1), default=-1) + 1
+            children = sorted(((line[0], line[3]) for line in lines[start:top]), reverse=True)
+            figures = (lines[top][1] / 1000, lines[top][0] / 1000, children[:6])
+            if best is None or figures[0] < best[0]:
+                best = figures
     assert best is not None
     return best
+
+
+def profile(rows: Sequence[Row], *, seconds: float, top: int = 15) -> None:
+    """Print where toolturns's time goes on each row: cProfile, by own time.
+
+    cProfile adds a cost to every Python call, so read the shares, not the
+    absolute times; time a suspect with timeit before and after changing it.
+    """
+    for row in rows:
+        number = _calls_per_sample(row.toolturns, seconds)
+        profiler = cProfile.Profile()
+        profiler.enable()
+        for _ in range(number):
+            row.toolturns()
+        profiler.disable()
+        stream = io.StringIO()
+        stats = pstats.Stats(profiler, stream=stream)
+        stats.strip_dirs().sort_stats("tottime").print_stats(top)
+        table = stream.getvalue()
+        print(f"== {row.name}: toolturns, {number} operations under cProfile, sorted by own time")
+        print(table[table.index("   ncalls") :].rstrip())
+        print()
 
 
 # -- the report -----------------------------------------------------------------
@@ -407,10 +445,15 @@ def _us(seconds: float) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="a short run (fewer, shorter samples)")
-    parser.add_argument("--repeat", type=int, help="samples per contender and row (default 31, quick 7)")
+    parser.add_argument("--repeat", type=int, help="samples per contender and row (default 41, quick 7)")
     parser.add_argument("--no-import-time", action="store_true", help="skip the import-time measurement")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="instead of timing, show where toolturns's time goes (cProfile)",
+    )
     options = parser.parse_args(argv)
-    repeat = options.repeat or (7 if options.quick else 31)
+    repeat = options.repeat or (7 if options.quick else 41)
     seconds = 0.01 if options.quick else 0.05
 
     transcript = make_transcript()
@@ -422,13 +465,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         Row("W3 200-message wire -> objects -> wire", lambda: tt_w3(transcript), lambda: base_w3(transcript)),
     ]
 
+    if options.profile:
+        profile(rows, seconds=0.2 if options.quick else 1.0)
+        return 0
+
     calls = sum(len(m.get("tool_calls") or ()) for m in transcript)
     print(
         f"toolturns {toolturns.__version__}, Python {platform.python_version()} "
         f"({platform.python_implementation()}), {platform.machine()}, {os.cpu_count()} CPUs"
     )
     print(f"W3 transcript: {len(transcript)} messages, {calls} tool calls")
-    print(f"{repeat} interleaved samples of ~{seconds * 1000:.0f} ms per contender and row; GC off while timing")
+    print(
+        f"{repeat} interleaved samples of ~{seconds * 1000:.0f} ms per contender and row; GC off while timing"
+    )
     print()
     header = (
         f"{'row':<42}{'toolturns µs':>14}{'(median)':>10}{'baseline µs':>13}{'(median)':>10}"
@@ -453,10 +502,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         total, own, children = import_time_ms()
         print()
         print(
-            f"import toolturns: {total:.1f} ms total (python -X importtime, cumulative of the "
-            f"top-level toolturns entry, best of 5 fresh processes); {own:.2f} ms in toolturns/__init__ itself"
+            f"import toolturns: {total:.1f} ms total (python -X importtime: the cumulative time of the "
+            f"top-level toolturns entry, best of 5 fresh processes, bytecode cached as when installed)"
         )
-        print("  slowest modules it imported first: " + ", ".join(f"{n} {t / 1000:.2f} ms" for t, n in children))
+        print(
+            f"  {own:.2f} ms in toolturns/__init__ itself; the slowest modules it imported first: "
+            + ", ".join(f"{n} {t / 1000:.2f}" for t, n in children)
+        )
+        if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+            uncached, _, _ = import_time_ms(cached=False)
+            print(
+                f"  {uncached:.1f} ms as this environment runs it (PYTHONDONTWRITEBYTECODE: compiled each time)"
+            )
     return 0
 
 
