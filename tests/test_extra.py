@@ -336,3 +336,18 @@ def test_extras_copy(clone: Any) -> None:
     back = clone(extra)
     assert type(back) is Extra
     assert back == extra
+
+
+def test_attributes_cannot_be_deleted() -> None:
+    """Deleting a private attribute of an Extra is refused, so the shared EMPTY cannot be broken."""
+    with pytest.raises(AttributeError, match="read-only"):
+        del EMPTY._texts
+    assert len(EMPTY) == 0
+
+
+def test_an_extra_built_for_one_owner_is_checked_again_for_another() -> None:
+    """A call's extra holding 'content' cannot be passed on as a message's extra: the key is reserved there."""
+    foreign = Extra.build({"content": "sneaky"}, path="", reserved=frozenset({"id"}), error=InvalidToolCall)
+    with pytest.raises(InvalidMessage) as caught:
+        Extra.build(foreign, path="extra", reserved=frozenset({"content"}), error=InvalidMessage)
+    assert str(caught.value) == "extra.content: is a modelled field, not an extra key, got 'sneaky'"

@@ -415,3 +415,36 @@ def test_value_key_of_invalid_texts_depends_on_every_character() -> None:
 def test_json_kind_names_json_types(value: JSON, kind: str) -> None:
     """json_kind gives the JSON name of a decoded value's type; bool is boolean, not number."""
     assert json_kind(value) == kind
+
+
+def _nested_dict(depth: int) -> dict[str, Any]:
+    """A dict nested ``depth`` levels below the top."""
+    value: dict[str, Any] = {}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+def _call_at_stack_depth(depth: int, function: Any) -> Any:
+    """Call ``function`` with ``depth`` more Python frames on the stack."""
+    if depth == 0:
+        return function()
+    return _call_at_stack_depth(depth - 1, function)
+
+
+def test_encode_falls_back_to_the_iterative_check_on_a_deep_call_stack() -> None:
+    """A value the fast recursive check cannot walk from a deep stack is still judged, by the walk."""
+    error = InvalidArguments
+    value = {"k": [_nested_dict(300)], "bad": {1: 2}}
+    with pytest.raises(InvalidArguments) as caught:
+        _call_at_stack_depth(800, lambda: encode(value, "arguments", error))
+    assert str(caught.value) == "arguments.bad: keys must be strings, got 1"
+
+
+def test_encode_from_a_deep_call_stack_raises_only_message_error() -> None:
+    """Valid JSON that the C encoder cannot reach from a deep stack gives a MessageError, not RecursionError."""
+    value = _nested_dict(400)
+    with pytest.raises(InvalidArguments) as caught:
+        _call_at_stack_depth(800, lambda: encode(value, "arguments", InvalidArguments))
+    assert caught.value.rule == "is nested too deeply to encode from this deep a call stack"
+    assert encode(value, "arguments", InvalidArguments).startswith('{"a":{"a":')

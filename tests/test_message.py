@@ -1203,3 +1203,34 @@ def test_from_dict_refusal_excuses_null_content_only_on_assistant(role: str) -> 
     with pytest.raises(InvalidMessage) as caught:
         ChatMessage.from_dict({"role": role, "content": None, "refusal": "no"})
     assert caught.value.path == "content"
+
+
+class _Text(str):
+    """A str subclass, as some libraries hand out."""
+
+
+class _OtherRole(enum.StrEnum):
+    """Another library's role enum with the same wire values."""
+
+    USER = "user"
+
+
+@pytest.mark.parametrize("role", [_Text("user"), _OtherRole.USER])
+def test_a_str_subclass_with_a_role_value_is_that_role(role: str) -> None:
+    """A str subclass spelling a role exactly (another StrEnum's member too) becomes the Role."""
+    assert ChatMessage(role, "hi").role is Role.USER
+
+
+def test_a_str_subclass_as_content_is_accepted() -> None:
+    """Content may be a str subclass; it is text."""
+    message = ChatMessage.user(_Text("hi"))
+    assert message.content == "hi"
+    assert message.to_wire() == {"role": "user", "content": "hi"}
+
+
+def test_a_calls_extra_cannot_smuggle_a_modelled_key_into_a_message() -> None:
+    """An Extra from a ToolCall that holds 'content' is rejected as a message's extra."""
+    call = ToolCall.from_dict({"id": "c1", "function": {"name": "f"}, "content": "sneaky"})
+    with pytest.raises(InvalidMessage) as caught:
+        ChatMessage("user", "hi", extra=call.extra)
+    assert caught.value.path == "extra.content"

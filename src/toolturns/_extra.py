@@ -56,8 +56,10 @@ class Extra(Mapping[str, Any]):
         error: ErrorFactory,
     ) -> Extra:
         """Validate ``values`` (a mapping of key to JSON) and freeze it."""
-        if values is None or type(values) is Extra:
-            return values or EMPTY
+        if values is None:
+            return EMPTY
+        if type(values) is Extra and values._texts.keys().isdisjoint(reserved):
+            return values or EMPTY  # already checked; only the reserved keys differ by owner
         if not isinstance(values, Mapping):
             raise error(path, "must be a mapping of str to JSON", describe(values))
         texts: dict[str, str] = {}

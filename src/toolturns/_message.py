@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -9,7 +10,7 @@ from typing import Any
 
 from ._checks import nonempty_str
 from ._errors import InvalidMessage, MessageError, describe
-from ._extra import Extra
+from ._extra import EMPTY, Extra
 from ._json import JSONInput
 from ._tool_call import ToolCall
 
@@ -92,15 +93,21 @@ class ChatMessage:
         is_error: bool = False,
         extra: Mapping[str, JSONInput] | None = None,
     ) -> None:
-        set_ = object.__setattr__
-        checked_role = _check_role(role)
-        set_(self, "role", checked_role)
-        set_(self, "content", _check_content(content))
-        set_(self, "tool_calls", _check_tool_calls(tool_calls, checked_role))
-        set_(self, "tool_call_id", _check_tool_call_id(tool_call_id, checked_role))
-        set_(self, "name", _check_name(name, checked_role))
-        set_(self, "is_error", _check_is_error(is_error, checked_role))
-        set_(self, "extra", Extra.build(extra, path="extra", reserved=_MODELLED, error=InvalidMessage))
+        _fill(self, role, content, tool_calls, tool_call_id, name, is_error, extra)
+
+    @classmethod
+    def _make(
+        cls,
+        role: Role | str,
+        content: str,
+        tool_calls: Sequence[ToolCall] | None,
+        tool_call_id: str | None,
+        name: str | None,
+        is_error: bool,
+        extra: Mapping[str, JSONInput] | None,
+    ) -> ChatMessage:
+        # What __init__ does, without parsing keyword arguments: every rule is checked.
+        return _fill(object.__new__(cls), role, content, tool_calls, tool_call_id, name, is_error, extra)
 
     # -- named constructors -------------------------------------------------
 
@@ -111,7 +118,7 @@ class ChatMessage:
         >>> ChatMessage.system("Answer in French.").to_wire()
         {'role': 'system', 'content': 'Answer in French.'}
         """
-        return cls(Role.SYSTEM, content, name=name)
+        return cls._make(Role.SYSTEM, content, None, None, name, False, None)
 
     @classmethod
     def developer(cls, content: str, *, name: str | None = None) -> ChatMessage:
@@ -120,7 +127,7 @@ class ChatMessage:
         >>> ChatMessage.developer("Be brief.").role
         <Role.DEVELOPER: 'developer'>
         """
-        return cls(Role.DEVELOPER, content, name=name)
+        return cls._make(Role.DEVELOPER, content, None, None, name, False, None)
 
     @classmethod
     def user(
@@ -131,7 +138,7 @@ class ChatMessage:
         >>> ChatMessage.user("hi").to_wire()
         {'role': 'user', 'content': 'hi'}
         """
-        return cls(Role.USER, content, name=name, extra=extra)
+        return cls._make(Role.USER, content, None, None, name, False, extra)
 
     @classmethod
     def assistant(cls, content: str, *, name: str | None = None) -> ChatMessage:
@@ -140,7 +147,7 @@ class ChatMessage:
         >>> ChatMessage.assistant("It is 18 degrees in Paris.").content
         'It is 18 degrees in Paris.'
         """
-        return cls(Role.ASSISTANT, content, name=name)
+        return cls._make(Role.ASSISTANT, content, None, None, name, False, None)
 
     @classmethod
     def assistant_tool_calls(
@@ -154,7 +161,9 @@ class ChatMessage:
         >>> turn.to_wire()["tool_calls"]
         [{'id': 'call_1', 'type': 'function', 'function': {'name': 'get_time', 'arguments': '{}'}}]
         """
-        return cls(Role.ASSISTANT, "" if content is None else content, tool_calls=tool_calls, name=name)
+        return cls._make(
+            Role.ASSISTANT, "" if content is None else content, tool_calls, None, name, False, None
+        )
 
     @classmethod
     def tool_result(cls, tool_call_id: str, content: str, *, is_error: bool = False) -> ChatMessage:
@@ -166,7 +175,7 @@ class ChatMessage:
         >>> ChatMessage.tool_result("call_1", "18 degrees").to_wire()
         {'role': 'tool', 'content': '18 degrees', 'tool_call_id': 'call_1'}
         """
-        return cls(Role.TOOL, content, tool_call_id=tool_call_id, is_error=is_error)
+        return cls._make(Role.TOOL, content, None, tool_call_id, None, is_error, None)
 
     # -- the OpenAI wire ------------------------------------------------------
 
@@ -185,7 +194,8 @@ class ChatMessage:
         >>> turn.to_wire(null_content=True)["content"] is None
         True
         """
-        wire: dict[str, Any] = {"role": self.role.value, "content": self.content}
+        # _value_, not .value: the enum property costs a call per message.
+        wire: dict[str, Any] = {"role": self.role._value_, "content": self.content}
         if null_content and self.tool_calls and not self.content:
             wire["content"] = None
         if self.name is not None:
@@ -194,7 +204,7 @@ class ChatMessage:
             wire["tool_calls"] = [call.to_wire() for call in self.tool_calls]
         if self.tool_call_id is not None:
             wire["tool_call_id"] = self.tool_call_id
-        if self.extra:
+        if self.extra is not EMPTY and self.extra:
             wire.update(self.extra)
         return wire
 
@@ -215,25 +225,29 @@ class ChatMessage:
         ...                     "function": {"name": "get_time", "arguments": ""}}]})
         ChatMessage(role='assistant', content='', tool_calls=(ToolCall(id='call_1', name='get_time', arguments='{}'),))
         """
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise InvalidMessage("", "must be an object (a dict)", describe(data))
         if "role" not in data:
             raise InvalidMessage("role", "is required")
-        tool_calls = _read_tool_calls(data.get("tool_calls"))
+        raw_calls = data.get("tool_calls")
+        tool_calls = None if raw_calls is None else _read_tool_calls(raw_calls)
         content: Any = data.get("content")  # checked by __init__, like every value
         if content is None and (tool_calls or _is_refusal(data)):
             # An assistant turn whose answer is its tool calls, or a refusal,
             # has no text: OpenAI sends null there.
             content = ""
         is_error = data.get("is_error")
-        return cls(
+        return _fill(
+            object.__new__(cls),
             data["role"],
             content,
-            tool_calls=tool_calls,
-            tool_call_id=data.get("tool_call_id"),
-            name=data.get("name"),
-            is_error=False if is_error is None else is_error,
-            extra=Extra.build(
+            tool_calls,
+            data.get("tool_call_id"),
+            data.get("name"),
+            False if is_error is None else is_error,
+            EMPTY
+            if data.keys() <= _MODELLED  # the common case, tested in C
+            else Extra.build(
                 {key: value for key, value in data.items() if key not in _MODELLED},
                 path="",
                 reserved=_MODELLED,
@@ -258,16 +272,58 @@ class ChatMessage:
 
 # -- the rules, one function each ---------------------------------------------
 
+# The slots' own setters: the frozen class refuses setattr, and these skip the
+# attribute lookup object.__setattr__ does on every call.
+_SET_ROLE, _SET_CONTENT, _SET_TOOL_CALLS, _SET_TOOL_CALL_ID, _SET_NAME, _SET_IS_ERROR, _SET_EXTRA = (
+    ChatMessage.__dict__[field].__set__
+    for field in ("role", "content", "tool_calls", "tool_call_id", "name", "is_error", "extra")
+)
+
+
+def _fill(
+    self: ChatMessage,
+    role: object,
+    content: object,
+    tool_calls: object,
+    tool_call_id: object,
+    name: object,
+    is_error: object,
+    extra: object,
+) -> ChatMessage:
+    """Check every field and set it. Each inline test only picks out values
+    its rule's function would return unchanged; the rest go to that function."""
+    checked_role = role if type(role) is Role else _ROLES.get(role) if type(role) is str else None
+    if checked_role is None:
+        checked_role = _check_role(role)
+    _SET_ROLE(self, checked_role)
+    _SET_CONTENT(self, content if type(content) is str else _check_content(content))
+    _SET_TOOL_CALLS(self, None if tool_calls is None else _check_tool_calls(tool_calls, checked_role))
+    _SET_TOOL_CALL_ID(
+        self,
+        None
+        if tool_call_id is None and checked_role is not Role.TOOL
+        else _check_tool_call_id(tool_call_id, checked_role),
+    )
+    _SET_NAME(self, None if name is None else _check_name(name, checked_role))
+    _SET_IS_ERROR(self, False if is_error is False else _check_is_error(is_error, checked_role))
+    _SET_EXTRA(
+        self,
+        EMPTY
+        if extra is None or extra is EMPTY
+        else Extra.build(extra, path="extra", reserved=_MODELLED, error=InvalidMessage),
+    )
+    return self
+
 
 def _on_role(value: object, role: Role) -> str:
     return f"{describe(value)} with role {role.value!r}"
 
 
 def _check_role(value: object) -> Role:
-    role = _ROLES.get(value) if isinstance(value, str) else None
-    if role is None:
-        raise InvalidMessage("role", _ROLE_RULE, describe(value))
-    return role
+    if isinstance(value, str):
+        with contextlib.suppress(ValueError):
+            return Role(value)  # a str subclass, such as another StrEnum's member
+    raise InvalidMessage("role", _ROLE_RULE, describe(value))
 
 
 def _check_content(value: object) -> str:
@@ -282,9 +338,7 @@ def _check_content(value: object) -> str:
     raise InvalidMessage("content", rule, describe(value))
 
 
-def _check_tool_calls(value: object, role: Role) -> tuple[ToolCall, ...] | None:
-    if value is None:
-        return None
+def _check_tool_calls(value: object, role: Role) -> tuple[ToolCall, ...]:
     if role is not Role.ASSISTANT:
         raise InvalidMessage("tool_calls", "are only allowed on assistant messages", _on_role(value, role))
     if not isinstance(value, (list, tuple)):
@@ -309,19 +363,15 @@ def _check_tool_calls(value: object, role: Role) -> tuple[ToolCall, ...] | None:
     return tuple(value)
 
 
-def _check_tool_call_id(value: object, role: Role) -> str | None:
-    if role is Role.TOOL:
-        if value is None:
-            raise InvalidMessage("tool_call_id", "is required on tool messages")
-        return nonempty_str(value, "tool_call_id", InvalidMessage)
-    if value is not None:
+def _check_tool_call_id(value: object, role: Role) -> str:
+    if role is not Role.TOOL:
         raise InvalidMessage("tool_call_id", "is only allowed on tool messages", _on_role(value, role))
-    return None
-
-
-def _check_name(value: object, role: Role) -> str | None:
     if value is None:
-        return None
+        raise InvalidMessage("tool_call_id", "is required on tool messages")
+    return nonempty_str(value, "tool_call_id", InvalidMessage)
+
+
+def _check_name(value: object, role: Role) -> str:
     if role is Role.TOOL:
         raise InvalidMessage(
             "name", "is not allowed on tool messages (tool_call_id names the call)", describe(value)
@@ -347,8 +397,6 @@ def _is_refusal(data: Mapping[str, Any]) -> bool:
 def _read_tool_calls(value: object) -> tuple[ToolCall, ...] | None:
     # Reading, unlike building, takes null and [] as "no calls": responses and
     # some SDKs send them. toolturns itself never emits an empty list.
-    if value is None:
-        return None
     if not isinstance(value, (list, tuple)):
         raise InvalidMessage("tool_calls", "must be an array of tool calls", describe(value))
     calls = []

@@ -9,7 +9,7 @@ from typing import Any
 from ._arguments import decode_arguments, encode_arguments
 from ._checks import nonempty_str
 from ._errors import InvalidToolCall, MessageError, describe
-from ._extra import Extra
+from ._extra import EMPTY, Extra
 from ._json import JSONInput, value_key
 
 __all__ = ["ToolCall"]
@@ -61,14 +61,18 @@ class ToolCall:
         *,
         extra: Mapping[str, JSONInput] | None = None,
     ) -> None:
-        call_id = nonempty_str(id, "id", InvalidToolCall)
-        tool = nonempty_str(name, "name", InvalidToolCall)
-        set_ = object.__setattr__
-        set_(self, "id", call_id)
-        set_(self, "name", tool)
-        set_(self, "arguments_json", encode_arguments(arguments, call_id=call_id, name=tool))
-        set_(self, "extra", Extra.build(extra, path="extra", reserved=_WIRE_KEYS, error=InvalidToolCall))
-        set_(self, "_key", None)
+        call_id = id if type(id) is str and id else nonempty_str(id, "id", InvalidToolCall)
+        tool = name if type(name) is str and name else nonempty_str(name, "name", InvalidToolCall)
+        _SET_ID(self, call_id)
+        _SET_NAME(self, tool)
+        _SET_ARGUMENTS_JSON(self, encode_arguments(arguments, call_id=call_id, name=tool))
+        _SET_EXTRA(
+            self,
+            EMPTY
+            if extra is None
+            else Extra.build(extra, path="extra", reserved=_WIRE_KEYS, error=InvalidToolCall),
+        )
+        _SET_KEY(self, None)
 
     @property
     def arguments(self) -> dict[str, Any]:
@@ -96,7 +100,7 @@ class ToolCall:
             "type": "function",
             "function": {"name": self.name, "arguments": self.arguments_json},
         }
-        if self.extra:
+        if self.extra is not EMPTY and self.extra:
             wire.update(self.extra.to_dict())
         return wire
 
@@ -115,7 +119,7 @@ class ToolCall:
         >>> ToolCall.from_dict({"id": "c1", "function": {"name": "f", "arguments": {"x": 1}}})
         ToolCall(id='c1', name='f', arguments='{"x":1}')
         """
-        if not isinstance(data, Mapping):
+        if type(data) is not dict and not isinstance(data, Mapping):
             raise InvalidToolCall("", "must be an object", describe(data))
         kind = data.get("type")
         if kind is not None and kind != "function":
@@ -123,10 +127,10 @@ class ToolCall:
                 "type", "must be 'function' (only function tool calls are supported)", describe(kind)
             )
         function = data.get("function")
-        if not isinstance(function, Mapping):
+        if type(function) is not dict and not isinstance(function, Mapping):
             rule = "is required" if function is None else "must be an object"
             raise InvalidToolCall("function", rule, None if function is None else describe(function))
-        for key, value in function.items():
+        for key, value in () if function.keys() <= _FUNCTION_KEYS else function.items():
             if key not in _FUNCTION_KEYS and value is not None:
                 raise InvalidToolCall(
                     f"function.{key}",
@@ -138,18 +142,38 @@ class ToolCall:
             raise InvalidToolCall(
                 "function.arguments", "must be JSON text (a string) or an object", describe(arguments)
             )
-        call_id = nonempty_str(data.get("id"), "id", InvalidToolCall)
-        name = nonempty_str(function.get("name"), "function.name", InvalidToolCall)
-        extra = Extra.build(
-            {key: value for key, value in data.items() if key not in _WIRE_KEYS},
-            path="",
-            reserved=_WIRE_KEYS,
-            error=InvalidToolCall,
+        call_id = data.get("id")
+        if type(call_id) is not str or not call_id:
+            call_id = nonempty_str(call_id, "id", InvalidToolCall)
+        name = function.get("name")
+        if type(name) is not str or not name:
+            name = nonempty_str(name, "function.name", InvalidToolCall)
+        extra = (
+            EMPTY
+            if data.keys() <= _WIRE_KEYS
+            else Extra.build(
+                {key: value for key, value in data.items() if key not in _WIRE_KEYS},
+                path="",
+                reserved=_WIRE_KEYS,
+                error=InvalidToolCall,
+            )
         )
         try:
-            return cls(call_id, name, arguments, extra=extra)
+            arguments_json = encode_arguments(arguments, call_id=call_id, name=name)
         except MessageError as error:  # only the arguments are left to fail
             raise error.with_prefix("function") from None
+        return cls._checked(call_id, name, arguments_json, extra)
+
+    @classmethod
+    def _checked(cls, call_id: str, name: str, arguments_json: str, extra: Extra) -> ToolCall:
+        # Fast path for values toolturns has just checked: set, do not check again.
+        self = object.__new__(cls)
+        _SET_ID(self, call_id)
+        _SET_NAME(self, name)
+        _SET_ARGUMENTS_JSON(self, arguments_json)
+        _SET_EXTRA(self, extra)
+        _SET_KEY(self, None)
+        return self
 
     def _value_key(self) -> tuple[object, ...]:
         # Cached: decoding the arguments is the costly part of eq and hash.
@@ -183,6 +207,12 @@ class ToolCall:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _restore, (self.id, self.name, self.arguments_json, self.extra.to_dict())
+
+
+# The slots' own setters (__setattr__ refuses), without object.__setattr__'s lookup.
+_SET_ID, _SET_NAME, _SET_ARGUMENTS_JSON, _SET_EXTRA, _SET_KEY = (
+    ToolCall.__dict__[slot].__set__ for slot in ("id", "name", "arguments_json", "extra", "_key")
+)
 
 
 def _restore(id: str, name: str, arguments_json: str, extra: dict[str, Any]) -> ToolCall:
