@@ -1234,3 +1234,14 @@ def test_a_calls_extra_cannot_smuggle_a_modelled_key_into_a_message() -> None:
     with pytest.raises(InvalidMessage) as caught:
         ChatMessage("user", "hi", extra=call.extra)
     assert caught.value.path == "extra.content"
+
+
+@pytest.mark.parametrize("name", ["content", "not_a_field"])
+def test_every_assignment_and_deletion_raises_frozen_instance_error(name: str) -> None:
+    """Setting or deleting any attribute, field or not, raises FrozenInstanceError (not TypeError)."""
+    message = ChatMessage.user("hi")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(message, name, "x")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        delattr(message, name)
+    assert message == ChatMessage.user("hi")
