@@ -736,3 +736,18 @@ def test_a_tampered_pickle_is_validated() -> None:
     assert b"Vc1\n" in data
     with pytest.raises(InvalidToolCall, match=r"^id: must be a non-empty string, got ''$"):
         pickle.loads(data.replace(b"Vc1\n", b"V\n"))
+
+
+def test_from_dict_drops_ollamas_function_index() -> None:
+    """Ollama's function.index (the call's position) is read and dropped; a non-int index is an error."""
+    call = ToolCall.from_dict(
+        {"type": "function", "function": {"index": 3, "name": "f", "arguments": {"a": 1}}, "id": "c"}
+    )
+    assert call.to_wire() == {
+        "id": "c",
+        "type": "function",
+        "function": {"name": "f", "arguments": '{"a":1}'},
+    }
+    with pytest.raises(InvalidToolCall) as caught:
+        ToolCall.from_dict({"id": "c", "function": {"index": "3", "name": "f"}})
+    assert caught.value.path == "function.index"

@@ -131,7 +131,7 @@ class ToolCall:
             rule = "is required" if function is None else "must be an object"
             raise InvalidToolCall("function", rule, None if function is None else describe(function))
         for key, value in () if function.keys() <= _FUNCTION_KEYS else function.items():
-            if key not in _FUNCTION_KEYS and value is not None:
+            if key not in _FUNCTION_KEYS and value is not None and not _is_position(key, value):
                 raise InvalidToolCall(
                     f"function.{key}",
                     "is not a known key (function holds name and arguments)",
@@ -207,6 +207,12 @@ class ToolCall:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return _restore, (self.id, self.name, self.arguments_json, self.extra.to_dict())
+
+
+def _is_position(key: object, value: object) -> bool:
+    # Ollama numbers the calls of a turn in function.index; the order of the
+    # calls says the same, so the key carries nothing that would be lost.
+    return key == "index" and type(value) is int
 
 
 # The slots' own setters (__setattr__ refuses), without object.__setattr__'s lookup.
