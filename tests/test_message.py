@@ -1245,3 +1245,25 @@ def test_every_assignment_and_deletion_raises_frozen_instance_error(name: str) -
     with pytest.raises(dataclasses.FrozenInstanceError):
         delattr(message, name)
     assert message == ChatMessage.user("hi")
+
+
+def test_provider_data_is_kept_compared_and_never_emitted_on_the_openai_wire() -> None:
+    """provider_data holds one provider's replay data: part of the value, absent from to_wire()."""
+    blocks: dict[str, Any] = {
+        "anthropic": {"blocks": [[0, {"type": "thinking", "thinking": "hm", "signature": "sig"}]]}
+    }
+    message = ChatMessage("assistant", "Paris.", provider_data=blocks)
+    assert message.provider_data == blocks
+    assert message.to_wire() == {"role": "assistant", "content": "Paris."}
+    assert message != ChatMessage.assistant("Paris.")
+    assert hash(message) == hash(ChatMessage("assistant", "Paris.", provider_data=blocks))
+    assert pickle.loads(pickle.dumps(message)) == message
+    assert eval(repr(message), {"ChatMessage": ChatMessage}) == message
+    assert dataclasses.replace(message, content="Rome.").provider_data == blocks
+
+
+def test_provider_data_must_be_json() -> None:
+    """provider_data values are checked like extra values, under their own path."""
+    with pytest.raises(InvalidMessage) as caught:
+        ChatMessage("assistant", "x", provider_data={"gemini": {1, 2}})  # type: ignore[dict-item]
+    assert str(caught.value).startswith("provider_data.gemini: must be JSON")

@@ -62,6 +62,10 @@ class ChatMessage:
         is_error: On a tool turn: the tool failed.
         extra: Wire keys toolturns does not model (``weight``, ...), kept and
             emitted again by ``to_wire()``; ``None`` and empty values are dropped.
+        provider_data: Data one provider needs back unchanged on the next
+            request (Anthropic thinking blocks), keyed by provider name. Only
+            that provider's codec reads or writes its key; ``to_wire()`` and
+            the other codecs never emit it.
 
     Raises:
         InvalidMessage: a rule is broken; the error names field, rule and value.
@@ -81,6 +85,7 @@ class ChatMessage:
     name: str | None
     is_error: bool
     extra: Mapping[str, Any]
+    provider_data: Mapping[str, Any]
 
     def __init__(
         self,
@@ -92,8 +97,9 @@ class ChatMessage:
         name: str | None = None,
         is_error: bool = False,
         extra: Mapping[str, JSONInput] | None = None,
+        provider_data: Mapping[str, JSONInput] | None = None,
     ) -> None:
-        _fill(self, role, content, tool_calls, tool_call_id, name, is_error, extra)
+        _fill(self, role, content, tool_calls, tool_call_id, name, is_error, extra, provider_data)
 
     @classmethod
     def _make(
@@ -105,9 +111,12 @@ class ChatMessage:
         name: str | None,
         is_error: bool,
         extra: Mapping[str, JSONInput] | None,
+        provider_data: Mapping[str, JSONInput] | None = None,
     ) -> ChatMessage:
         # What __init__ does, without parsing keyword arguments: every rule is checked.
-        return _fill(object.__new__(cls), role, content, tool_calls, tool_call_id, name, is_error, extra)
+        return _fill(
+            object.__new__(cls), role, content, tool_calls, tool_call_id, name, is_error, extra, provider_data
+        )
 
     # -- named constructors -------------------------------------------------
 
@@ -253,6 +262,7 @@ class ChatMessage:
                 reserved=_MODELLED,
                 error=InvalidMessage,
             ),
+            None,  # the OpenAI wire carries no other provider's data
         )
 
     def __repr__(self) -> str:
@@ -267,6 +277,8 @@ class ChatMessage:
             parts.append("is_error=True")
         if self.extra:
             parts.append(f"extra={dict(self.extra)!r}")
+        if self.provider_data:
+            parts.append(f"provider_data={dict(self.provider_data)!r}")
         return f"ChatMessage({', '.join(parts)})"
 
 
@@ -290,9 +302,27 @@ ChatMessage.__delattr__ = _refuse_deletion  # type: ignore[assignment]
 
 # The slots' own setters: the frozen class refuses setattr, and these skip the
 # attribute lookup object.__setattr__ does on every call.
-_SET_ROLE, _SET_CONTENT, _SET_TOOL_CALLS, _SET_TOOL_CALL_ID, _SET_NAME, _SET_IS_ERROR, _SET_EXTRA = (
+(
+    _SET_ROLE,
+    _SET_CONTENT,
+    _SET_TOOL_CALLS,
+    _SET_TOOL_CALL_ID,
+    _SET_NAME,
+    _SET_IS_ERROR,
+    _SET_EXTRA,
+    _SET_PROVIDER_DATA,
+) = (
     ChatMessage.__dict__[field].__set__
-    for field in ("role", "content", "tool_calls", "tool_call_id", "name", "is_error", "extra")
+    for field in (
+        "role",
+        "content",
+        "tool_calls",
+        "tool_call_id",
+        "name",
+        "is_error",
+        "extra",
+        "provider_data",
+    )
 )
 
 
@@ -305,6 +335,7 @@ def _fill(
     name: object,
     is_error: object,
     extra: object,
+    provider_data: object,
 ) -> ChatMessage:
     """Check every field and set it. Each inline test only picks out values
     its rule's function would return unchanged; the rest go to that function."""
@@ -327,6 +358,12 @@ def _fill(
         EMPTY
         if extra is None or extra is EMPTY
         else Extra.build(extra, path="extra", reserved=_MODELLED, error=InvalidMessage),
+    )
+    _SET_PROVIDER_DATA(
+        self,
+        EMPTY
+        if provider_data is None or provider_data is EMPTY
+        else Extra.build(provider_data, path="provider_data", reserved=frozenset(), error=InvalidMessage),
     )
     return self
 

@@ -31,6 +31,9 @@ class ToolCall:
             and ``"null"`` all mean "no arguments" and are stored as ``{}``.
         extra: Wire keys of the call that toolturns does not model; kept and
             emitted again by ``to_wire()``.
+        provider_data: Data one provider needs back unchanged on the next
+            request (Gemini's ``thoughtSignature``), keyed by provider name;
+            never emitted by ``to_wire()`` or another provider's codec.
 
     Raises:
         InvalidToolCall: ``id`` or ``name`` is not a non-empty string.
@@ -45,12 +48,13 @@ class ToolCall:
     '{}'
     """
 
-    __slots__ = ("_key", "arguments_json", "extra", "id", "name")
+    __slots__ = ("_key", "arguments_json", "extra", "id", "name", "provider_data")
 
     id: str
     name: str
     arguments_json: str
     extra: Extra
+    provider_data: Extra
     _key: tuple[object, ...] | None
 
     def __init__(
@@ -60,6 +64,7 @@ class ToolCall:
         arguments: Mapping[str, JSONInput] | str | None = None,
         *,
         extra: Mapping[str, JSONInput] | None = None,
+        provider_data: Mapping[str, JSONInput] | None = None,
     ) -> None:
         call_id = id if type(id) is str and id else nonempty_str(id, "id", InvalidToolCall)
         tool = name if type(name) is str and name else nonempty_str(name, "name", InvalidToolCall)
@@ -71,6 +76,14 @@ class ToolCall:
             EMPTY
             if extra is None
             else Extra.build(extra, path="extra", reserved=_WIRE_KEYS, error=InvalidToolCall),
+        )
+        _SET_PROVIDER_DATA(
+            self,
+            EMPTY
+            if provider_data is None
+            else Extra.build(
+                provider_data, path="provider_data", reserved=frozenset(), error=InvalidToolCall
+            ),
         )
         _SET_KEY(self, None)
 
@@ -162,23 +175,26 @@ class ToolCall:
             arguments_json = encode_arguments(arguments, call_id=call_id, name=name)
         except MessageError as error:  # only the arguments are left to fail
             raise error.with_prefix("function") from None
-        return cls._checked(call_id, name, arguments_json, extra)
+        return cls._checked(call_id, name, arguments_json, extra, EMPTY)
 
     @classmethod
-    def _checked(cls, call_id: str, name: str, arguments_json: str, extra: Extra) -> ToolCall:
+    def _checked(
+        cls, call_id: str, name: str, arguments_json: str, extra: Extra, provider_data: Extra
+    ) -> ToolCall:
         # Fast path for values toolturns has just checked: set, do not check again.
         self = object.__new__(cls)
         _SET_ID(self, call_id)
         _SET_NAME(self, name)
         _SET_ARGUMENTS_JSON(self, arguments_json)
         _SET_EXTRA(self, extra)
+        _SET_PROVIDER_DATA(self, provider_data)
         _SET_KEY(self, None)
         return self
 
     def _value_key(self) -> tuple[object, ...]:
         # Cached: decoding the arguments is the costly part of eq and hash.
         if self._key is None:
-            key = (self.id, self.name, value_key(self.arguments_json), self.extra)
+            key = (self.id, self.name, value_key(self.arguments_json), self.extra, self.provider_data)
             object.__setattr__(self, "_key", key)
             return key
         return self._key
@@ -197,6 +213,8 @@ class ToolCall:
 
     def __repr__(self) -> str:
         extra = f", extra={self.extra.to_dict()!r}" if self.extra else ""
+        if self.provider_data:
+            extra += f", provider_data={self.provider_data.to_dict()!r}"
         return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={self.arguments_json!r}{extra})"
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -206,7 +224,13 @@ class ToolCall:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return _restore, (self.id, self.name, self.arguments_json, self.extra.to_dict())
+        return _restore, (
+            self.id,
+            self.name,
+            self.arguments_json,
+            self.extra.to_dict(),
+            self.provider_data.to_dict(),
+        )
 
 
 def _is_position(key: object, value: object) -> bool:
@@ -216,11 +240,14 @@ def _is_position(key: object, value: object) -> bool:
 
 
 # The slots' own setters (__setattr__ refuses), without object.__setattr__'s lookup.
-_SET_ID, _SET_NAME, _SET_ARGUMENTS_JSON, _SET_EXTRA, _SET_KEY = (
-    ToolCall.__dict__[slot].__set__ for slot in ("id", "name", "arguments_json", "extra", "_key")
+_SET_ID, _SET_NAME, _SET_ARGUMENTS_JSON, _SET_EXTRA, _SET_PROVIDER_DATA, _SET_KEY = (
+    ToolCall.__dict__[slot].__set__
+    for slot in ("id", "name", "arguments_json", "extra", "provider_data", "_key")
 )
 
 
-def _restore(id: str, name: str, arguments_json: str, extra: dict[str, Any]) -> ToolCall:
+def _restore(
+    id: str, name: str, arguments_json: str, extra: dict[str, Any], provider_data: dict[str, Any]
+) -> ToolCall:
     # Unpickling goes through the constructor, so a tampered pickle is validated.
-    return ToolCall(id, name, arguments_json, extra=extra)
+    return ToolCall(id, name, arguments_json, extra=extra, provider_data=provider_data)

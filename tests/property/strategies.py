@@ -664,9 +664,13 @@ def message_dicts(*, junk: st.SearchStrategy[Any] | None = None) -> st.SearchStr
 
 
 def _walk_containers(root: Any) -> Iterator[dict[Any, Any] | list[Any]]:
-    pending = [root]
+    # Each container once: an earlier edit may have put a circular value in.
+    pending, seen = [root], set()
     while pending:
         node = pending.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         if isinstance(node, dict):
             yield node
             pending.extend(node.values())
