@@ -6,17 +6,20 @@
 True
 """
 
-from ._errors import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError
+from ._errors import InvalidArguments, InvalidMessage, InvalidTool, InvalidToolCall, MessageError
 from ._message import ChatMessage, Role
+from ._tool import Tool
 from ._tool_call import ToolCall
 
 __all__ = (
     "ChatMessage",
     "InvalidArguments",
     "InvalidMessage",
+    "InvalidTool",
     "InvalidToolCall",
     "MessageError",
     "Role",
+    "Tool",
     "ToolCall",
     "__version__",
 )
@@ -24,7 +27,17 @@ __all__ = (
 __version__ = "0.1.0.dev0"
 
 # Show the public import path in reprs and tracebacks (toolturns.InvalidMessage,
-# not toolturns.InvalidMessage); pickle finds them there too.
-for _public in (ChatMessage, InvalidArguments, InvalidMessage, InvalidToolCall, MessageError, Role, ToolCall):
+# not toolturns._errors.InvalidMessage); pickle finds them there too.
+for _public in (
+    ChatMessage,
+    InvalidArguments,
+    InvalidMessage,
+    InvalidTool,
+    InvalidToolCall,
+    MessageError,
+    Role,
+    Tool,
+    ToolCall,
+):
     _public.__module__ = __name__
 del _public

@@ -5,6 +5,7 @@ from __future__ import annotations
 __all__ = [
     "InvalidArguments",
     "InvalidMessage",
+    "InvalidTool",
     "InvalidToolCall",
     "MessageError",
     "describe",
@@ -68,6 +69,10 @@ class InvalidMessage(MessageError):
 
 class InvalidToolCall(MessageError):
     """A tool call breaks a rule (id, name, type, shape)."""
+
+
+class InvalidTool(MessageError):
+    """A tool definition breaks a rule (name, description, parameters schema)."""
 
 
 class InvalidArguments(MessageError):

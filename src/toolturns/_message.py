@@ -5,12 +5,13 @@ from __future__ import annotations
 import contextlib
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import FrozenInstanceError, dataclass
+from dataclasses import dataclass
 from typing import Any
 
 from ._checks import nonempty_str
 from ._errors import InvalidMessage, MessageError, describe
 from ._extra import EMPTY, Extra
+from ._frozen import refuse_changes
 from ._json import JSONInput
 from ._tool_call import ToolCall
 
@@ -282,20 +283,7 @@ class ChatMessage:
         return f"ChatMessage({', '.join(parts)})"
 
 
-def _refuse_assignment(self: ChatMessage, name: str, value: object = None) -> None:
-    raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-
-def _refuse_deletion(self: ChatMessage, name: str) -> None:
-    raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-
-# On Python 3.11 the __setattr__/__delattr__ that frozen=True generates raise a
-# TypeError for a name that is not a field once slots=True has rebuilt the
-# class (they call super() with the class from before the rebuild). Frozen
-# must mean FrozenInstanceError for every name, as it does for ToolCall.
-ChatMessage.__setattr__ = _refuse_assignment  # type: ignore[assignment]
-ChatMessage.__delattr__ = _refuse_deletion  # type: ignore[assignment]
+refuse_changes(ChatMessage)
 
 
 # -- the rules, one function each ---------------------------------------------

@@ -1,0 +1,118 @@
+"""``Tool``: a tool the model may call, converted by each codec to its shape."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ._errors import InvalidTool, describe
+from ._frozen import refuse_changes
+from ._json import JSONInput, decode, encode, value_key
+
+__all__ = ["Tool"]
+
+# OpenAI's rule for function names, the strictest of the four providers
+# (Anthropic: ^[a-zA-Z0-9_-]{1,64}$ too; Gemini allows dots and colons).
+_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+
+#: What a tool without parameters declares: an object with no properties,
+#: never ``[]`` or an absent schema (Ollama answers 400 to ``[]``).
+NO_PARAMETERS = '{"type":"object","properties":{}}'
+
+
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+class Tool:
+    """A tool the model may call: a name, a description, a JSON schema.
+
+    Args:
+        name: Matches ``^[a-zA-Z0-9_-]{1,64}$``.
+        description: What the tool does, for the model.
+        parameters: A JSON-schema object for the arguments; ``None`` or ``{}``
+            means none (sent as ``{"type": "object", "properties": {}}``).
+
+    Raises:
+        InvalidTool: the name, description or schema breaks a rule.
+
+    >>> tool = Tool("get_weather", "Current weather", {"type": "object",
+    ...     "properties": {"city": {"type": "string"}}, "required": ["city"]})
+    >>> tool.parameters["required"]
+    ['city']
+    >>> Tool("get_time").parameters
+    {'type': 'object', 'properties': {}}
+    """
+
+    name: str
+    description: str
+    parameters_json: str
+
+    def __init__(
+        self, name: str, description: str = "", parameters: Mapping[str, JSONInput] | None = None
+    ) -> None:
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise InvalidTool("name", "must match ^[a-zA-Z0-9_-]{1,64}$", describe(name))
+        if not isinstance(description, str):
+            raise InvalidTool("description", "must be a string", describe(description))
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "parameters_json", _schema_text(parameters))
+
+    @property
+    def parameters(self) -> dict[str, Any]:
+        """The JSON schema of the arguments, as a fresh dict."""
+        schema: dict[str, Any] = decode(self.parameters_json)  # type: ignore[assignment]
+        return schema
+
+    @classmethod
+    def from_dict(cls, data: object) -> Tool:
+        """Read an OpenAI tool definition, or a bare ``{name, description, parameters}``.
+
+        >>> Tool.from_dict({"type": "function", "function": {"name": "get_time"}})
+        Tool(name='get_time', description='', parameters={'type': 'object', 'properties': {}})
+        """
+        if not isinstance(data, Mapping):
+            raise InvalidTool("", "must be an object", describe(data))
+        prefix = ""
+        if "function" in data:
+            kind = data.get("type")
+            if kind is not None and kind != "function":
+                raise InvalidTool("type", "must be 'function'", describe(kind))
+            prefix, data = "function", data["function"]
+            if not isinstance(data, Mapping):
+                raise InvalidTool(prefix, "must be an object", describe(data))
+        try:
+            return cls(data.get("name"), data.get("description") or "", data.get("parameters"))  # type: ignore[arg-type]
+        except InvalidTool as error:
+            raise error.with_prefix(prefix) from None
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Tool):
+            return NotImplemented
+        return (self.name, self.description, value_key(self.parameters_json)) == (
+            other.name,
+            other.description,
+            value_key(other.parameters_json),
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.description, value_key(self.parameters_json)))
+
+    def __repr__(self) -> str:
+        return f"Tool(name={self.name!r}, description={self.description!r}, parameters={self.parameters!r})"
+
+
+def _schema_text(parameters: object) -> str:
+    if parameters is None or (isinstance(parameters, Mapping) and not parameters):
+        return NO_PARAMETERS
+    if not isinstance(parameters, Mapping):
+        raise InvalidTool(
+            "parameters", "must be a JSON-schema object (a mapping) or None", describe(parameters)
+        )
+    kind = parameters.get("type", "object")
+    if kind != "object":
+        raise InvalidTool("parameters.type", "must be 'object' (arguments are a JSON object)", describe(kind))
+    return encode(parameters, "parameters", InvalidTool)
+
+
+refuse_changes(Tool)
