@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
 from ._errors import MessageError, describe
@@ -28,9 +28,11 @@ __all__ = [
 #: A decoded JSON value, as ``json.loads`` returns it.
 JSON: TypeAlias = bool | int | float | str | list["JSON"] | dict[str, "JSON"] | None
 
-#: What a caller may hand in where JSON is expected: any mapping with string
-#: keys and any list or tuple, so that ``dict[str, list[int]]`` type-checks.
-JSONInput: TypeAlias = bool | int | float | str | Sequence["JSONInput"] | Mapping[str, "JSONInput"] | None
+#: What a caller may hand in where a JSON value is expected. Checked at run
+#: time, not statically: a precise recursive type would refuse ordinary
+#: literals such as ``SCHEMA = {"type": "object", "required": ["city"]}``,
+#: which mypy infers as ``dict[str, object]``.
+JSONInput: TypeAlias = Any
 
 #: Builds the error to raise from (path, rule, got).
 ErrorFactory: TypeAlias = Callable[[str, str, "str | None"], MessageError]

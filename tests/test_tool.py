@@ -1,0 +1,108 @@
+"""Tool: the definition of a tool the model may call."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+from typing import Any
+
+import pytest
+
+from toolturns import InvalidTool, MessageError, Tool
+from toolturns._tool import NO_PARAMETERS
+
+WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+
+
+def test_a_tool_keeps_name_description_and_schema() -> None:
+    """Name, description and parameters read back as given; parameters come back as a fresh dict."""
+    tool = Tool("get_weather", "Current weather", WEATHER)
+    assert (tool.name, tool.description, tool.parameters) == ("get_weather", "Current weather", WEATHER)
+    tool.parameters["required"].append("unit")
+    assert tool.parameters == WEATHER
+
+
+@pytest.mark.parametrize("parameters", [None, {}])
+def test_no_parameters_is_an_object_without_properties(parameters: Any) -> None:
+    """None and {} mean no parameters, declared as an empty object schema, never []."""
+    tool = Tool("get_time", parameters=parameters)
+    assert tool.parameters_json == NO_PARAMETERS
+    assert tool.parameters == {"type": "object", "properties": {}}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("",), "name: must match ^[a-zA-Z0-9_-]{1,64}$, got ''"),
+        (("get weather",), "name: must match ^[a-zA-Z0-9_-]{1,64}$, got 'get weather'"),
+        (("a" * 65,), "name: must match ^[a-zA-Z0-9_-]{1,64}$, got '" + "a" * 58),
+        ((None,), "name: must match ^[a-zA-Z0-9_-]{1,64}$, got None"),
+        (("f", 5), "description: must be a string, got 5"),
+        (("f", "", []), "parameters: must be a JSON-schema object (a mapping) or None, got list"),
+        (
+            ("f", "", {"type": "array"}),
+            "parameters.type: must be 'object' (arguments are a JSON object), got 'array'",
+        ),
+        (
+            ("f", "", {"type": "object", "properties": {1: {}}}),
+            "parameters.properties: keys must be strings, got 1",
+        ),
+    ],
+)
+def test_bad_definitions_are_rejected(args: tuple[Any, ...], message: str) -> None:
+    """A name outside ^[a-zA-Z0-9_-]{1,64}$, a non-str description or a schema that is no JSON object is refused."""
+    with pytest.raises(InvalidTool) as caught:
+        Tool(*args)
+    assert isinstance(caught.value, MessageError)
+    assert str(caught.value).startswith(message)
+
+
+def test_name_of_64_characters_is_accepted() -> None:
+    """The name limit is 64 characters, inclusive."""
+    assert Tool("a" * 64).name == "a" * 64
+
+
+def test_tools_compare_by_value_and_hash_alike() -> None:
+    """Equal definitions (schema key order aside) are equal and hash alike; a different schema is not equal."""
+    reordered = {"required": ["city"], "properties": {"city": {"type": "string"}}, "type": "object"}
+    assert Tool("w", "d", WEATHER) == Tool("w", "d", reordered)
+    assert hash(Tool("w", "d", WEATHER)) == hash(Tool("w", "d", reordered))
+    assert Tool("w", "d", WEATHER) != Tool("w", "d")
+    assert Tool("w") != "w"
+
+
+def test_tools_are_frozen_and_picklable() -> None:
+    """No attribute can be set; pickling gives an equal tool; repr shows the schema."""
+    tool = Tool("w", "d", WEATHER)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tool.name = "x"  # type: ignore[misc]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        tool.note = "x"  # type: ignore[attr-defined]
+    assert pickle.loads(pickle.dumps(tool)) == tool
+    assert (
+        repr(Tool("t")) == "Tool(name='t', description='', parameters={'type': 'object', 'properties': {}})"
+    )
+
+
+def test_from_dict_reads_the_openai_shape_and_the_bare_shape() -> None:
+    """Tool.from_dict takes {"type": "function", "function": {...}} and a bare {name, description, parameters}."""
+    wrapped = {"type": "function", "function": {"name": "w", "description": "d", "parameters": WEATHER}}
+    assert Tool.from_dict(wrapped) == Tool("w", "d", WEATHER)
+    assert Tool.from_dict({"name": "w", "description": None}) == Tool("w")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ([], "must be an object, got list"),
+        ({"type": "custom", "function": {"name": "w"}}, "type: must be 'function', got 'custom'"),
+        ({"type": "function", "function": "w"}, "function: must be an object, got 'w'"),
+        ({"type": "function", "function": {"name": ""}}, "function.name: must match"),
+        ({"name": "w", "parameters": {"type": "string"}}, "parameters.type: must be 'object'"),
+    ],
+)
+def test_from_dict_rejects_bad_shapes_with_a_path(data: Any, message: str) -> None:
+    """A definition of the wrong shape is an InvalidTool whose path says where."""
+    with pytest.raises(InvalidTool) as caught:
+        Tool.from_dict(data)
+    assert str(caught.value).startswith(message)
