@@ -448,3 +448,16 @@ def test_encode_from_a_deep_call_stack_raises_only_message_error() -> None:
         _call_at_stack_depth(800, lambda: encode(value, "arguments", InvalidArguments))
     assert caught.value.rule == "is nested too deeply to encode from this deep a call stack"
     assert encode(value, "arguments", InvalidArguments).startswith('{"a":{"a":')
+
+
+@pytest.mark.parametrize("text", ['{"a":1e400}', "[-2e999]", "1.5e309"])
+def test_numbers_that_overflow_a_float_are_not_json(text: str) -> None:
+    """Text whose number reads as infinity is refused: it could never be encoded back as JSON."""
+    with pytest.raises(ValueError, match="out of range"):
+        decode(text)
+    assert value_key(text) == (False, text)
+
+
+def test_large_finite_floats_still_decode() -> None:
+    """1e308 fits a float and decodes."""
+    assert decode("[1e308, -2.5e-300]") == [1e308, -2.5e-300]

@@ -61,7 +61,16 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
 
 
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+def _finite_float(text: str) -> float:
+    # 1e400 is valid JSON syntax, but Python reads it as inf, which no JSON
+    # encoder may emit: text whose numbers do not fit a float is not JSON here.
+    value = float(text)
+    if math.isinf(value):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
+
+
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
 
 
 def encode(value: object, path: str, error: ErrorFactory) -> str:

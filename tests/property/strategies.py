@@ -60,6 +60,7 @@ __all__ = [
     "message_extras",
     "mutated",
     "non_object_json_texts",
+    "provider_datas",
     "raw_argument_texts",
     "reordered",
     "small_chat_messages",
@@ -462,19 +463,46 @@ def tool_call_extras() -> st.SearchStrategy[dict[str, JSON]]:
 
 
 @functools.cache
+def provider_datas() -> st.SearchStrategy[dict[str, JSON]]:
+    """Non-empty provider_data mappings: provider name to that provider's JSON."""
+    providers = st.one_of(
+        st.sampled_from(["anthropic", "gemini", "ollama", "openai"]), unicode_text(max_size=8)
+    )
+    return st.dictionaries(providers, _NONEMPTY_JSON, min_size=1, max_size=2)
+
+
+def _call(
+    call_id: str,
+    name: str,
+    arguments: Any,
+    extra: dict[str, JSON] | None,
+    provider_data: dict[str, JSON] | None,
+) -> ToolCall:
+    if provider_data is None:
+        return ToolCall(call_id, name, arguments, extra=extra)
+    return ToolCall(call_id, name, arguments, extra=extra, provider_data=provider_data)
+
+
+@functools.cache
 def tool_calls(
     *,
     ids: st.SearchStrategy[str] = _IDS,
     names: st.SearchStrategy[str] = _IDS,
     arguments: st.SearchStrategy[Any] | None = None,
     extra: st.SearchStrategy[dict[str, JSON] | None] | None = None,
+    with_provider_data: bool = False,
 ) -> st.SearchStrategy[ToolCall]:
-    """Valid ToolCalls: arguments as a mapping, raw text or None; with or without extra."""
+    """Valid ToolCalls: arguments as a mapping, raw text or None; with or without extra.
+
+    With ``with_provider_data``, some carry provider_data, which the OpenAI
+    wire never emits (so those calls do not round-trip through it).
+    """
     if arguments is None:
         arguments = st.one_of(st.none(), json_objects(), raw_argument_texts())
     if extra is None:
         extra = st.none() | tool_call_extras()
-    return st.builds(lambda i, n, a, e: ToolCall(i, n, a, extra=e), ids, names, arguments, extra)
+    provider_data = st.none() | provider_datas() if with_provider_data else st.none()
+    return st.builds(_call, ids, names, arguments, extra, provider_data)
 
 
 _NAMED: dict[Role, Callable[..., ChatMessage]] = {
@@ -493,19 +521,25 @@ def _messages(
     text: st.SearchStrategy[str],
     names: st.SearchStrategy[str | None],
     extra: st.SearchStrategy[dict[str, JSON] | None],
+    provider_data: st.SearchStrategy[dict[str, JSON] | None],
     allow_is_error: bool,
 ) -> ChatMessage:
     role = draw(roles)
     spelled: Role | str = role if draw(_BOOLEANS) else role.value
     content = draw(text)
     extra_value = draw(extra)
-    plain = not extra_value and draw(_BOOLEANS)  # the named constructors take no extra
+    data = draw(provider_data)
+    # The named constructors take neither extra nor provider_data.
+    plain = not extra_value and not data and draw(_BOOLEANS)
+    more: dict[str, Any] = (
+        {"extra": extra_value} if data is None else {"extra": extra_value, "provider_data": data}
+    )
     if role is Role.TOOL:
         call_id = draw(_IDS)
         is_error = allow_is_error and draw(_BOOLEANS)
         if plain:
             return ChatMessage.tool_result(call_id, content, is_error=is_error)
-        return ChatMessage(spelled, content, tool_call_id=call_id, is_error=is_error, extra=extra_value)
+        return ChatMessage(spelled, content, tool_call_id=call_id, is_error=is_error, **more)
     name = draw(names)
     if role is Role.ASSISTANT and draw(_BOOLEANS):
         chosen = draw(call_lists)
@@ -513,10 +547,10 @@ def _messages(
         if plain:
             optional = (None, "", content)[draw(_THREE)]
             return ChatMessage.assistant_tool_calls(sequence, optional, name=name)
-        return ChatMessage(spelled, content, tool_calls=sequence, name=name, extra=extra_value)
+        return ChatMessage(spelled, content, tool_calls=sequence, name=name, **more)
     if plain:
         return _NAMED[role](content, name=name)
-    return ChatMessage(spelled, content, name=name, extra=extra_value)
+    return ChatMessage(spelled, content, name=name, **more)
 
 
 # Assistant turns come in two kinds (text, tool calls): draw them more often.
@@ -533,20 +567,24 @@ def chat_messages(
     names: st.SearchStrategy[str] = _IDS,
     extra: st.SearchStrategy[dict[str, JSON] | None] | None = None,
     allow_is_error: bool = True,
+    with_provider_data: bool = False,
 ) -> st.SearchStrategy[ChatMessage]:
     """Valid ChatMessages of every role, through the constructor or a named constructor.
 
     Assistant turns are text only or carry 1-3 tool calls with unique ids
     (given as a list or a tuple); tool turns answer an id and may be errors
     (unless ``allow_is_error`` is false); the others may have a name; any may
-    have extra keys (``extra``: a strategy of mappings or None).
+    have extra keys (``extra``: a strategy of mappings or None). With
+    ``with_provider_data``, messages and their calls may carry provider_data,
+    which the OpenAI wire never emits.
     """
-    call_lists = st.lists(
-        tool_calls() if calls is None else calls, min_size=1, max_size=3, unique_by=lambda call: call.id
-    )
+    if calls is None:
+        calls = tool_calls(with_provider_data=with_provider_data)
+    call_lists = st.lists(calls, min_size=1, max_size=3, unique_by=lambda call: call.id)
     if extra is None:
         extra = st.none() | message_extras()
-    return _messages(roles, call_lists, text, st.none() | names, extra, allow_is_error)
+    provider_data = st.none() | provider_datas() if with_provider_data else st.none()
+    return _messages(roles, call_lists, text, st.none() | names, extra, provider_data, allow_is_error)
 
 
 @functools.cache

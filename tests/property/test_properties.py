@@ -47,8 +47,10 @@ def strict_equal(left: Any, right: Any) -> bool:
 
 
 def snapshot(value: ChatMessage | ToolCall) -> str:
-    """The wire form as text: what an object says, exactly, at this moment."""
-    return json.dumps(value.to_wire())
+    """What an object holds, exactly, at this moment: its wire form and its provider data as text."""
+    calls = value.tool_calls or () if isinstance(value, ChatMessage) else ()
+    held = [dict(value.provider_data), *(dict(call.provider_data) for call in calls)]
+    return json.dumps([value.to_wire(), held])
 
 
 def deep_mutate(value: Any) -> None:
@@ -214,32 +216,46 @@ def test_json_true_and_1_are_different_values(
 # -- 3. equal implies equal hash --------------------------------------------------------
 
 
-@given(st.data(), s.tool_calls())
+@given(st.data(), s.tool_calls(with_provider_data=True))
 def test_tool_calls_built_in_different_ways_are_equal_with_equal_hashes(
     data: st.DataObject, call: ToolCall
 ) -> None:
     """A call rebuilt from its text, its reordered wire, its decoded arguments in another layout,
     or its extra in another key order equals the original, with the same hash."""
     wire = call.to_wire()
+    provider_data = call.provider_data.to_dict()
     rebuilt = [
         call,
-        ToolCall(call.id, call.name, call.arguments_json, extra=dict(call.extra)),
-        ToolCall(call.id, call.name, call.arguments_json, extra=data.draw(s.reordered(call.extra.to_dict()))),
-        ToolCall.from_dict(data.draw(s.reordered(wire))),
+        ToolCall(
+            call.id, call.name, call.arguments_json, extra=dict(call.extra), provider_data=provider_data
+        ),
+        ToolCall(
+            call.id,
+            call.name,
+            call.arguments_json,
+            extra=data.draw(s.reordered(call.extra.to_dict())),
+            provider_data=data.draw(s.reordered(provider_data)),
+        ),
         copy.copy(call),
     ]
+    if not provider_data:  # the OpenAI wire does not carry it
+        rebuilt.append(ToolCall.from_dict(data.draw(s.reordered(wire))))
     try:
         value = decode(call.arguments_json)
     except ValueError:
         value = None
     if isinstance(value, dict):  # the decoded form carries objects only
-        rebuilt.append(ToolCall(call.id, call.name, data.draw(s.json_texts(value)), extra=dict(call.extra)))
-        wire["function"]["arguments"] = data.draw(s.reordered(value))
-        rebuilt.append(ToolCall.from_dict(wire))
+        text = data.draw(s.json_texts(value))
+        rebuilt.append(
+            ToolCall(call.id, call.name, text, extra=dict(call.extra), provider_data=provider_data)
+        )
+        if not provider_data:
+            wire["function"]["arguments"] = data.draw(s.reordered(value))
+            rebuilt.append(ToolCall.from_dict(wire))
     assert_equal_and_hash_equal(rebuilt)
 
 
-@given(st.data(), s.chat_messages())
+@given(st.data(), s.chat_messages(with_provider_data=True))
 def test_messages_built_in_different_ways_are_equal_with_equal_hashes(
     data: st.DataObject, message: ChatMessage
 ) -> None:
@@ -257,9 +273,13 @@ def test_messages_built_in_different_ways_are_equal_with_equal_hashes(
             name=message.name,
             is_error=message.is_error,
             extra=data.draw(s.reordered(dict(message.extra))),
+            provider_data=data.draw(s.reordered(dict(message.provider_data))),
         ),
     ]
-    if not message.is_error:
+    carries_provider_data = message.provider_data or any(
+        call.provider_data for call in message.tool_calls or ()
+    )
+    if not message.is_error and not carries_provider_data:  # what the OpenAI wire drops
         rebuilt.append(ChatMessage.from_dict(wire))
         rebuilt.append(ChatMessage.from_dict(rebuilt_wire(data, wire)))
     assert_equal_and_hash_equal(rebuilt)
@@ -289,7 +309,7 @@ def test_equal_messages_have_equal_hashes(left: ChatMessage, right: ChatMessage)
 # -- 4. pickle and copy -----------------------------------------------------------------
 
 
-@given(st.one_of(s.chat_messages(), s.tool_calls()))
+@given(st.one_of(s.chat_messages(with_provider_data=True), s.tool_calls(with_provider_data=True)))
 def test_pickle_and_copy_give_equal_objects(value: ChatMessage | ToolCall) -> None:
     """Pickling (every protocol), copy.copy and copy.deepcopy give an equal object of the same
     type, with the same hash and the same wire form."""
@@ -301,6 +321,7 @@ def test_pickle_and_copy_give_equal_objects(value: ChatMessage | ToolCall) -> No
         assert other == value
         assert hash(other) == hash(value)
         assert snapshot(other) == wire
+        assert other.provider_data == value.provider_data
         if isinstance(other, ChatMessage):
             assert isinstance(value, ChatMessage)
             assert other.is_error == value.is_error
@@ -309,10 +330,10 @@ def test_pickle_and_copy_give_equal_objects(value: ChatMessage | ToolCall) -> No
 # -- 5. immutability --------------------------------------------------------------------
 
 _MESSAGE_FIELDS = [field.name for field in dataclasses.fields(ChatMessage)]
-_CALL_FIELDS = ["id", "name", "arguments_json", "arguments", "extra"]
+_CALL_FIELDS = ["id", "name", "arguments_json", "arguments", "extra", "provider_data"]
 
 
-@given(s.chat_messages(), st.sampled_from(_MESSAGE_FIELDS), s.json_leaves())
+@given(s.chat_messages(with_provider_data=True), st.sampled_from(_MESSAGE_FIELDS), s.json_leaves())
 def test_message_fields_cannot_be_assigned(message: ChatMessage, field: str, value: Any) -> None:
     """Assigning or deleting any field of a message raises FrozenInstanceError and changes nothing."""
     before = snapshot(message)
@@ -323,7 +344,7 @@ def test_message_fields_cannot_be_assigned(message: ChatMessage, field: str, val
     assert snapshot(message) == before
 
 
-@given(s.tool_calls(), st.sampled_from(_CALL_FIELDS), s.json_leaves())
+@given(s.tool_calls(with_provider_data=True), st.sampled_from(_CALL_FIELDS), s.json_leaves())
 def test_tool_call_fields_cannot_be_assigned(call: ToolCall, field: str, value: Any) -> None:
     """Assigning or deleting any field of a call (or its arguments property) raises
     FrozenInstanceError and changes nothing."""
@@ -348,37 +369,47 @@ def test_new_attributes_cannot_be_added(value: ChatMessage | ToolCall, attribute
     assert snapshot(value) == before
 
 
-@given(st.one_of(s.chat_messages(extra=s.message_extras()), s.tool_calls(extra=s.tool_call_extras())))
+@given(
+    st.one_of(
+        s.chat_messages(extra=s.message_extras(), with_provider_data=True),
+        s.tool_calls(extra=s.tool_call_extras(), with_provider_data=True),
+    )
+)
 def test_extra_is_read_only(value: ChatMessage | ToolCall) -> None:
-    """The extra mapping cannot be changed: item assignment, deletion and attribute assignment raise."""
+    """The extra and provider_data mappings cannot be changed: item assignment, deletion and
+    attribute assignment raise."""
     before = snapshot(value)
-    extra: Any = value.extra
-    key = next(iter(extra))
-    with pytest.raises(TypeError):
-        extra[key] = 1
-    with pytest.raises(TypeError):
-        del extra[key]
-    with pytest.raises(AttributeError):
-        extra._texts = {}  # even the private store is guarded
+    mappings: list[Any] = [value.extra, value.provider_data]
+    for mapping in mappings:
+        key = next(iter(mapping), "absent")
+        with pytest.raises(TypeError):
+            mapping[key] = 1
+        with pytest.raises(TypeError):
+            del mapping[key]
+        with pytest.raises(AttributeError):
+            mapping._texts = {}  # even the private store is guarded
     assert snapshot(value) == before
 
 
-@given(s.chat_messages())
+@given(s.chat_messages(with_provider_data=True))
 def test_mutating_returned_data_changes_nothing(message: ChatMessage) -> None:
-    """Mutating what a message or call hands out (to_wire(), extra[...], dict(extra), arguments)
-    does not change the object: each access gives fresh data."""
+    """Mutating what a message or call hands out (to_wire(), extra[...], provider_data[...],
+    to_dict(), arguments) does not change the object: each access gives fresh data."""
     before = snapshot(message)
     calls = message.tool_calls or ()
     call_before = [snapshot(call) for call in calls]
     deep_mutate(message.to_wire())
     deep_mutate(message.to_wire(null_content=True))
-    deep_mutate(dict(message.extra))
-    for key in message.extra:
-        deep_mutate(message.extra[key])
+    for mapping in (message.extra, message.provider_data):
+        deep_mutate(dict(mapping))
+        for key in mapping:
+            deep_mutate(mapping[key])
     for call in calls:
         deep_mutate(call.to_wire())
-        for key in call.extra:
-            deep_mutate(call.extra[key])
+        for mapping in (call.extra, call.provider_data):
+            deep_mutate(mapping.to_dict())
+            for key in mapping:
+                deep_mutate(mapping[key])
         try:
             arguments = call.arguments
         except InvalidArguments:
