@@ -1,0 +1,766 @@
+"""The Gemini generateContent codec: ``contents`` of ``user``/``model`` parts, ``systemInstruction``.
+
+Calls are ``functionCall`` parts of a ``model`` content, their results
+``functionResponse`` parts of the next ``user`` content, one per call, in the
+order of the calls. Ids Gemini did not send are made up deterministically and
+never sent back; Gemini 3's ``thoughtSignature`` goes back on the part it came on.
+
+>>> from toolturns import ChatMessage, Tool, ToolCall, gemini
+>>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_weather", {"city": "Paris"})])
+>>> body = gemini.to_request(
+...     [ChatMessage.system("Be brief."), ChatMessage.user("Weather in Paris?"), turn,
+...      ChatMessage.tool_result("call_1", "18 degrees")],
+...     tools=[Tool("get_weather")])
+>>> body["systemInstruction"]
+{'parts': [{'text': 'Be brief.'}]}
+>>> body["contents"][2]
+{'role': 'user', 'parts': [{'functionResponse': {'name': 'get_weather', 'response': {'result': '18 degrees'}, 'id': 'call_1'}}]}
+>>> gemini.from_request(body)[2] == turn
+True
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ._codec import (
+    arguments_for_object_wire,
+    arguments_from_object_wire,
+    at,
+    check_messages,
+    check_tools,
+    generated_id,
+    is_generated_id,
+    mark_generated_id,
+)
+from ._errors import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError, describe
+from ._json import encode
+from ._message import ChatMessage, Role
+from ._tool import Tool
+from ._tool_call import ToolCall
+
+__all__ = ["from_request", "from_response", "to_request", "tool_definition"]
+
+_PROVIDER = "gemini"
+
+# What Gemini answers when the function response parts after a function call
+# turn do not match its function call parts one to one (HTTP 400).
+_COUNT_400 = (
+    "Gemini answers 400: 'Please ensure that the number of function response parts "
+    "is equal to the number of function call parts of the function call turn.'"
+)
+_ORDER_400 = (
+    "Gemini answers 400: 'Please ensure that function call turn comes immediately "
+    "after a user turn or after a function response turn.'"
+)
+
+# The keys of functionCall / functionResponse that toolturns models; any other
+# key travels in provider_data["gemini"] and goes back where it came from.
+_CALL_KEYS = frozenset({"name", "args", "id"})
+_RESPONSE_KEYS = frozenset({"name", "response", "id"})
+# provider_data["gemini"] of a call holds the part's other keys next to this
+# marker (mark_generated_id); reading spells part keys in camelCase, so no
+# part key can be named like it.
+_GENERATED = "generated_id"
+
+# The API takes a field's snake_case name as well as its camelCase one (proto
+# JSON): the REST samples send system_instruction, SDK dumps function_call.
+_SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
+
+# A functionResponse.response that reads back as something other than the
+# object itself: {"result": x} is a plain result, {"error": x} a failure.
+_WRAPPERS = frozenset({"result", "error"})
+
+_NO_PARAMETERS = {"type": "object", "properties": {}}
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def to_request(
+    messages: Sequence[ChatMessage],
+    *,
+    tools: Sequence[Tool] | None = None,
+    keep_invalid_arguments: bool = False,
+) -> dict[str, Any]:
+    """The message part of a generateContent request body.
+
+    System and developer messages become the parts of ``systemInstruction``,
+    assistant turns ``model`` contents, tool results ``functionResponse``
+    parts of one ``user`` content per tool-call turn, in the order of the calls.
+
+    Args:
+        messages: The conversation.
+        tools: Tools the model may call, sent as one ``functionDeclarations`` entry.
+        keep_invalid_arguments: Send arguments that are not a JSON object
+            wrapped as ``{"_toolturns_raw_arguments": text}`` instead of raising.
+
+    Returns:
+        ``{"systemInstruction"?, "contents", "tools"?}`` (camelCase, as the
+        REST API documents); merge it with the generation config.
+
+    Raises:
+        InvalidMessage: a tool result answers no earlier call, the results
+            after a tool-call turn do not answer each of its calls exactly
+            once, or a tool-call turn does not follow a user turn or results
+            (each a Gemini 400); the path names the message.
+        InvalidArguments: a call's arguments are not a JSON object.
+
+    >>> from toolturns import ChatMessage, ToolCall
+    >>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_time")])
+    >>> to_request([ChatMessage.user("Time?"), turn])["contents"][1]
+    {'role': 'model', 'parts': [{'functionCall': {'name': 'get_time', 'args': {}, 'id': 'call_1'}}]}
+    """
+    checked = check_messages(messages)
+    checked_tools = check_tools(tools)
+    writer = _Writer(keep_invalid=keep_invalid_arguments)
+    for index, message in enumerate(checked):
+        writer.add(index, message)
+    writer.close_turn(at_end=True)
+    body: dict[str, Any] = {}
+    if writer.system:
+        body["systemInstruction"] = {"parts": writer.system}
+    body["contents"] = writer.contents
+    if checked_tools:
+        body["tools"] = [{"functionDeclarations": [tool_definition(tool) for tool in checked_tools]}]
+    return body
+
+
+def tool_definition(tool: Tool) -> dict[str, Any]:
+    """Gemini's function declaration for a tool: ``{"name", "description"?, "parameters"?}``.
+
+    A tool without parameters sends no ``parameters``, as the REST samples'
+    no-argument functions do.
+
+    >>> tool_definition(Tool("get_time", "The current time"))
+    {'name': 'get_time', 'description': 'The current time'}
+    """
+    if not isinstance(tool, Tool):
+        raise InvalidMessage("tool", "must be a Tool (read dicts with Tool.from_dict)", describe(tool))
+    declaration: dict[str, Any] = {"name": tool.name}
+    if tool.description:
+        declaration["description"] = tool.description
+    parameters = tool.parameters
+    if parameters != _NO_PARAMETERS:
+        declaration["parameters"] = parameters
+    return declaration
+
+
+@dataclass
+class _Turn:
+    """A tool-call turn whose results are being collected."""
+
+    index: int
+    calls: tuple[ToolCall, ...]
+    answers: dict[str, tuple[int, ChatMessage]] = field(default_factory=dict)
+
+
+@dataclass
+class _Writer:
+    """Builds ``systemInstruction`` parts and ``contents`` one message at a time."""
+
+    keep_invalid: bool
+    system: list[dict[str, Any]] = field(default_factory=list)
+    contents: list[dict[str, Any]] = field(default_factory=list)
+    call_ids: set[str] = field(default_factory=set)  # of every call so far
+    turn: _Turn | None = None
+
+    def add(self, index: int, message: ChatMessage) -> None:
+        if message.role is Role.TOOL:
+            self.add_result(index, message)
+            return
+        self.close_turn(at_end=False)
+        if message.role is Role.SYSTEM or message.role is Role.DEVELOPER:
+            # Gemini has one system channel, outside the contents.
+            self.system.append({"text": message.content})
+        elif message.role is Role.USER:
+            self.add_user(message)
+        else:
+            self.add_model(index, message)
+
+    def add_user(self, message: ChatMessage) -> None:
+        # Text right after a user content (the results of a tool-call turn, or
+        # another user message) joins it as a text part: Gemini turns alternate,
+        # and reading splits the parts into the same messages again.
+        part = {"text": message.content}
+        if self.contents and self.contents[-1]["role"] == "user":
+            self.contents[-1]["parts"].append(part)
+        else:
+            self.contents.append({"role": "user", "parts": [part]})
+
+    def add_model(self, index: int, message: ChatMessage) -> None:
+        calls = message.tool_calls or ()
+        if calls and (not self.contents or self.contents[-1]["role"] != "user"):
+            raise InvalidMessage(
+                f"messages[{index}]",
+                f"must follow a user turn or tool results to carry tool calls ({_ORDER_400})",
+                "a tool-call turn after an assistant turn" if self.contents else "a first tool-call turn",
+            )
+        call_parts = [self.call_part(index, position, call) for position, call in enumerate(calls)]
+        self.contents.append({"role": "model", "parts": _model_parts(index, message, call_parts)})
+        self.call_ids.update(call.id for call in calls)
+        if calls:
+            self.turn = _Turn(index, calls)
+
+    def call_part(self, index: int, position: int, call: ToolCall) -> dict[str, Any]:
+        with at(f"messages[{index}].tool_calls[{position}]"):
+            args = arguments_for_object_wire(call, provider=_PROVIDER, keep_invalid=self.keep_invalid)
+            kept = _gemini_data(call.provider_data, InvalidToolCall)
+        function: dict[str, Any] = {"name": call.name, "args": args}
+        if not is_generated_id(call, _PROVIDER):  # a made-up id was never Gemini's
+            function["id"] = call.id
+        return _part("functionCall", function, _CALL_KEYS, kept)
+
+    def add_result(self, index: int, message: ChatMessage) -> None:
+        call_id = message.tool_call_id
+        assert call_id is not None  # a tool message always has one
+        turn = self.turn
+        where = f"messages[{index}].tool_call_id"
+        if turn is None or all(call.id != call_id for call in turn.calls):
+            if call_id not in self.call_ids:
+                raise InvalidMessage(
+                    where,
+                    "must be the id of a call of an earlier assistant turn "
+                    "(Gemini's functionResponse names the function that call named)",
+                    describe(call_id),
+                )
+            raise InvalidMessage(
+                where,
+                "must answer a call of the tool-call turn it follows: Gemini answers each "
+                "function call turn in the content right after it",
+                describe(call_id),
+            )
+        earlier = turn.answers.get(call_id)
+        if earlier is not None:
+            raise InvalidMessage(
+                where,
+                f"must answer each call once (messages[{earlier[0]}] answers it already; {_COUNT_400})",
+                describe(call_id),
+            )
+        turn.answers[call_id] = (index, message)
+
+    def close_turn(self, *, at_end: bool) -> None:
+        turn, self.turn = self.turn, None
+        if turn is None or (at_end and not turn.answers):
+            # A transcript may end on a tool-call turn: the tools are about to run.
+            return
+        for position, call in enumerate(turn.calls):
+            if call.id not in turn.answers:
+                raise InvalidMessage(
+                    f"messages[{turn.index}].tool_calls[{position}]",
+                    f"must be answered by a tool result before the next turn ({_COUNT_400})",
+                    describe(call.id),
+                )
+        # One user content, one part per call, in the order of the calls.
+        parts = [_response_part(*turn.answers[call.id], call) for call in turn.calls]
+        self.contents.append({"role": "user", "parts": parts})
+
+
+def _response_part(index: int, message: ChatMessage, call: ToolCall) -> dict[str, Any]:
+    with at(f"messages[{index}]"):
+        kept = _gemini_data(message.provider_data, InvalidMessage)
+    response = {"error": message.content} if message.is_error else _response_object(message.content)
+    function: dict[str, Any] = {"name": call.name, "response": response}
+    if not is_generated_id(call, _PROVIDER):
+        function["id"] = call.id
+    return _part("functionResponse", function, _RESPONSE_KEYS, kept)
+
+
+def _response_object(text: str) -> dict[str, Any]:
+    """``functionResponse.response`` for a result text: the object it spells, or ``{"result": text}``."""
+    value = _json_object(text)
+    # An object that would read back as a wrapper ({"result": x}) goes wrapped
+    # itself, so that its text reads back unchanged.
+    if value is None or (len(value) == 1 and next(iter(value)) in _WRAPPERS):
+        return {"result": text}
+    return value
+
+
+def _reject(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):  # 1e400: no JSON number can say it back
+        raise ValueError(f"{text} is out of range")
+    return number
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):  # the object would not say what the text says
+        raise ValueError("duplicate key")
+    return value
+
+
+_STRICT = json.JSONDecoder(parse_constant=_reject, parse_float=_finite, object_pairs_hook=_unique_keys)
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    """The object a JSON-object text spells, when JSON can say it back; else None."""
+    if not text.lstrip(" \t\n\r").startswith("{"):
+        return None  # the common case: plain text, not worth a parse
+    try:
+        value = _STRICT.decode(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The parts of a model content: the kept layout, or text then calls."""
+    kept = _kept_parts(index, message, len(call_parts))
+    if kept is None:
+        parts = [{"text": message.content}] if message.content else []
+        parts += call_parts
+        # Gemini wants at least one part; an empty turn says "".
+        return parts or [{"text": ""}]
+    calls = iter(call_parts)
+    return [part if part is not None else next(calls) for part in kept]
+
+
+def _kept_parts(index: int, message: ChatMessage, call_count: int) -> list[dict[str, Any] | None] | None:
+    """The parts read from Gemini and kept in provider_data, at their positions (None: a call)."""
+    with at(f"messages[{index}]"):
+        data = _gemini_data(message.provider_data, InvalidMessage)
+    stored = data.get("parts")
+    if stored is None or stored == []:
+        return None
+    where = f"messages[{index}].provider_data.gemini.parts"
+    if not isinstance(stored, list):
+        raise InvalidMessage(where, "must be a list of [position, part] pairs", describe(stored))
+    slots: list[dict[str, Any] | None] = [None] * (len(stored) + call_count)
+    for number, item in enumerate(stored):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], dict)):
+            raise InvalidMessage(f"{where}[{number}]", "must be a [position, part] pair", describe(item))
+        position = item[0]
+        if type(position) is not int or not 0 <= position < len(slots) or slots[position] is not None:
+            raise InvalidMessage(
+                f"{where}[{number}][0]",
+                f"must be a free position below {len(slots)} (the parts kept plus the calls)",
+                describe(position),
+            )
+        slots[position] = item[1]
+    text = "".join(_answer_text(part) or "" for part in slots if part is not None)
+    if text != message.content:
+        raise InvalidMessage(
+            f"messages[{index}].content",
+            f"must be the text of the parts kept in provider_data['gemini'] ({text[:30]!r}...): "
+            "drop provider_data['gemini'] to send other text",
+            describe(message.content),
+        )
+    return slots
+
+
+def _gemini_data(provider_data: Mapping[str, Any], error: type[MessageError]) -> dict[str, Any]:
+    data = provider_data.get(_PROVIDER)
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise error("provider_data.gemini", "must be an object", describe(data))
+    return data
+
+
+def _part(
+    key: str, function: dict[str, Any], modelled: frozenset[str], kept: dict[str, Any]
+) -> dict[str, Any]:
+    """A functionCall/functionResponse part with the keys kept from the part it was read from."""
+    inner = kept.get(key)
+    if isinstance(inner, dict):
+        function.update((name, value) for name, value in inner.items() if name not in modelled)
+    part: dict[str, Any] = {key: function}
+    # thoughtSignature above all: Gemini 3 rejects a call turn without it.
+    part.update((name, value) for name, value in kept.items() if name != key and name != _GENERATED)
+    return part
+
+
+def _answer_text(part: Mapping[str, Any]) -> str | None:
+    """The text a part adds to the message's content: not a thought summary's."""
+    text = part.get("text")
+    return text if isinstance(text, str) and part.get("thought") is not True else None
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def from_request(body: object) -> list[ChatMessage]:
+    """Read a stored generateContent request body, or a bare list of contents.
+
+    Accepts field names in camelCase or snake_case (``systemInstruction`` or
+    ``system_instruction``, ``functionCall`` or ``function_call``; error paths
+    use the camelCase name) and a single object where a list is expected
+    (``contents``, ``parts``), as the REST samples send them. The legacy role
+    ``"function"`` is read like ``"user"``. Calls without an id get made-up
+    ids; a ``functionResponse`` without id answers the first unanswered call of
+    the same name in the model content before it.
+
+    Raises:
+        MessageError: the path is the native one (``contents[1].parts[0].functionCall.name``).
+
+    >>> messages = from_request({"contents": [
+    ...     {"role": "user", "parts": [{"text": "Time?"}]},
+    ...     {"role": "model", "parts": [{"functionCall": {"name": "get_time", "args": {}}}]},
+    ...     {"role": "user", "parts": [{"functionResponse": {"name": "get_time",
+    ...                                                      "response": {"result": "noon"}}}]}]})
+    >>> messages[2].tool_call_id == messages[1].tool_calls[0].id
+    True
+    >>> messages[2].content
+    'noon'
+    """
+    system, contents = _request_body(body)
+    messages: list[ChatMessage] = []
+    if system is not None:
+        with at("systemInstruction"):
+            messages.extend(_system_messages(system))
+    reader = _Reader()
+    for index, content in enumerate(contents):
+        with at(f"contents[{index}]"):
+            messages.extend(reader.content(index, content))
+    return messages
+
+
+def from_response(body: object, *, candidate: int = 0) -> ChatMessage:
+    """The assistant turn of a generateContent response: ``candidates[0].content``.
+
+    A bare model content (``{"role": "model", "parts": [...]}``) is read too.
+
+    Args:
+        body: The decoded response body.
+        candidate: Which candidate to read, for requests with ``candidateCount > 1``.
+
+    Raises:
+        InvalidMessage: no such candidate (a blocked prompt has none), or a
+            candidate without content; MessageError for a malformed content.
+
+    >>> turn = from_response({"candidates": [{"content": {"role": "model", "parts": [
+    ...     {"functionCall": {"name": "get_time", "args": {}}, "thoughtSignature": "c2ln"}]}}]})
+    >>> turn.tool_calls[0].provider_data["gemini"]["thoughtSignature"]
+    'c2ln'
+    """
+    body = _fields(body, "a generateContent response object")
+    if "candidates" not in body and "parts" in body:
+        return _Reader().model(body, ("content",), response=True)
+    candidates = body.get("candidates")
+    if (
+        type(candidate) is not int
+        or not isinstance(candidates, (list, tuple))
+        or not 0 <= candidate < len(candidates)
+    ):
+        raise InvalidMessage(
+            "candidates",
+            f"must be an array with a candidate at index {candidate!r} "
+            "(Gemini sends none when it blocks the prompt: see promptFeedback)",
+            describe(candidates),
+        )
+    response_id = body.get("responseId")
+    # The response's own id makes the made-up call ids differ between responses.
+    seed = ("response", response_id if isinstance(response_id, str) else None, candidate)
+    with at(f"candidates[{candidate}]"):
+        item = _fields(candidates[candidate], "a candidate object")
+        content = item.get("content")
+        if not isinstance(content, Mapping):
+            reason = item.get("finishReason")
+            rule = "must be a Content object" if content is not None else "is required"
+            raise InvalidMessage(
+                "content",
+                f"{rule} (a candidate without content ended early: finishReason {describe(reason)})",
+                None if content is None else describe(content),
+            )
+        with at("content"):
+            return _Reader().model(content, seed, response=True)
+
+
+def _request_body(body: object) -> tuple[object, Sequence[object]]:
+    """The system instruction (or None) and the contents of a request body."""
+    if isinstance(body, (list, tuple)):
+        return None, body
+    if not isinstance(body, Mapping):
+        raise InvalidMessage(
+            "", 'must be a request body ({"contents": [...]}) or an array of contents', describe(body)
+        )
+    body = _fields(body, "a request body")
+    system = body.get("systemInstruction")
+    contents = body.get("contents")
+    if isinstance(contents, Mapping):
+        contents = [contents]
+    if not isinstance(contents, (list, tuple)):
+        raise InvalidMessage("contents", "must be an array of contents", describe(contents))
+    return system, contents
+
+
+def _system_messages(value: object) -> list[ChatMessage]:
+    content = _fields(value, 'a Content object ({"parts": [...]})')
+    messages = []
+    for position, raw in enumerate(_parts(content)):
+        with at(f"parts[{position}]"):
+            part = _fields(raw, "a part object")
+            text = part.get("text")
+            if not isinstance(text, str) or len(part) != 1:
+                raise InvalidMessage(
+                    "", "must be a text part: a system instruction is text only", _keys(part)
+                )
+            messages.append(ChatMessage.system(text))
+    return messages
+
+
+def _parts(content: Mapping[Any, Any]) -> list[object]:
+    parts = content.get("parts")
+    if parts is None:
+        return []
+    if isinstance(parts, Mapping):
+        return [parts]
+    if not isinstance(parts, (list, tuple)):
+        raise InvalidMessage("parts", "must be an array of parts", describe(parts))
+    return list(parts)
+
+
+def _fields(value: object, what: str, error: type[MessageError] = InvalidMessage) -> dict[Any, Any]:
+    """An object's fields by their camelCase names, without the null ones ("not set" in proto JSON).
+
+    Only field names are respelled, never the keys of ``args`` or ``response``.
+    """
+    if not isinstance(value, Mapping):
+        raise error("", f"must be {what}", describe(value))
+    fields: dict[Any, Any] = {}
+    for key, item in value.items():
+        if item is None:
+            continue
+        name = _camel(key)
+        if name in fields:
+            raise error(
+                key,
+                f"names the field {name!r} a second time (snake_case and camelCase spell the same field)",
+                describe(item),
+            )
+        fields[name] = item
+    return fields
+
+
+def _camel(key: object) -> object:
+    if not isinstance(key, str) or not _SNAKE.fullmatch(key):
+        return key
+    head, *words = key.split("_")
+    return head + "".join(word[0].upper() + word[1:] for word in words)
+
+
+def _keys(part: Mapping[Any, Any]) -> str:
+    return describe(", ".join(key if isinstance(key, str) else describe(key) for key in part) or "no keys")
+
+
+@dataclass
+class _Pending:
+    """A call of the last model content, and whether a response answered it."""
+
+    call_id: str
+    name: str
+    answered: bool = False
+
+
+@dataclass
+class _Reader:
+    """Reads contents in order, matching responses without id to the calls before them."""
+
+    pending: list[_Pending] = field(default_factory=list)
+
+    def content(self, index: int, value: object) -> list[ChatMessage]:
+        content = _fields(value, "a Content object")
+        role = content.get("role")
+        if role == "model":
+            return [self.model(content, ("request", index))]
+        # A content without role is the user's (single-turn requests leave it
+        # out); "function" is the legacy role of function responses.
+        if role is None or role == "user" or role == "function":
+            return self.user(content)
+        raise InvalidMessage("role", "must be 'user' or 'model' (or the legacy 'function')", describe(role))
+
+    def model(self, value: object, seed: tuple[object, ...], *, response: bool = False) -> ChatMessage:
+        content = _fields(value, "a Content object")
+        role = content.get("role")
+        if response and role is not None and role != "model":
+            raise InvalidMessage("role", "must be 'model' in a response", describe(role))
+        calls: list[ToolCall] = []
+        kept: list[list[Any]] = []
+        texts: list[str] = []
+        ids: dict[str, int] = {}
+        for position, raw in enumerate(_parts(content)):
+            with at(f"parts[{position}]"):
+                part = _fields(raw, "a part object")
+                if "functionCall" in part:
+                    calls.append(_call(part, (*seed, position), ids, position))
+                    continue
+                if "functionResponse" in part:
+                    raise InvalidMessage("functionResponse", "belongs in a user content, not a model content")
+                if "text" in part and not isinstance(part["text"], str):
+                    raise InvalidMessage("text", "must be a string", describe(part["text"]))
+                texts.append(_answer_text(part) or "")
+                kept.append([position, part])
+        text = "".join(texts)
+        self.pending = [_Pending(call.id, call.name) for call in calls]
+        replay = None if _rebuilt(kept, text, len(calls)) else {_PROVIDER: {"parts": kept}}
+        return ChatMessage(Role.ASSISTANT, text, tool_calls=calls or None, provider_data=replay)
+
+    def user(self, content: Mapping[Any, Any]) -> list[ChatMessage]:
+        parts = _parts(content)
+        if not parts:
+            return [ChatMessage.user("")]
+        results: list[ChatMessage] = []
+        texts: list[ChatMessage] = []
+        for position, raw in enumerate(parts):
+            with at(f"parts[{position}]"):
+                part = _fields(raw, "a part object")
+                if "functionResponse" in part:
+                    results.append(self.result(part))
+                    continue
+                if "functionCall" in part:
+                    raise InvalidMessage("functionCall", "belongs in a model content, not a user content")
+                text = part.get("text")
+                if "text" in part and not isinstance(text, str):
+                    raise InvalidMessage("text", "must be a string", describe(text))
+                if not isinstance(text, str) or len(part) != 1:
+                    raise InvalidMessage(
+                        "",
+                        "must be a text or functionResponse part: toolturns models text only "
+                        "(no images, files or other parts in user turns)",
+                        _keys(part),
+                    )
+                texts.append(ChatMessage.user(text))
+        # Results answer the model turn before, so they come before the text
+        # (every provider wants results right after the calls).
+        return results + texts
+
+    def result(self, part: dict[Any, Any]) -> ChatMessage:
+        with at("functionResponse"):
+            function = _fields(part["functionResponse"], "an object")
+            name = _name(function, InvalidMessage)
+            response = function.get("response")
+            if not isinstance(response, Mapping):
+                rule = "is required (an object)" if response is None else "must be an object"
+                raise InvalidMessage("response", rule, None if response is None else describe(response))
+            content, is_error = _response_text(response)
+            call_id = _id(function, InvalidMessage)
+            call_id = self.answer(call_id, name)
+        kept = _kept_keys(part, "functionResponse", function, _RESPONSE_KEYS)
+        return ChatMessage(
+            Role.TOOL,
+            content,
+            tool_call_id=call_id,
+            is_error=is_error,
+            provider_data={_PROVIDER: kept} if kept else None,
+        )
+
+    def answer(self, call_id: str | None, name: str) -> str:
+        """The id a response answers: its own, or the first unanswered call of its name."""
+        for pending in self.pending:
+            if not pending.answered and (
+                pending.call_id == call_id or (call_id is None and pending.name == name)
+            ):
+                pending.answered = True
+                return pending.call_id
+        if call_id is None:
+            raise InvalidMessage(
+                "id",
+                f"is required when no unanswered call named {name!r} is in the model content before "
+                "(a response without id answers the first such call)",
+            )
+        return call_id
+
+
+def _call(part: dict[Any, Any], seed: tuple[object, ...], ids: dict[str, int], position: int) -> ToolCall:
+    with at("functionCall"):
+        function = _fields(part["functionCall"], "an object", InvalidToolCall)
+        name = _name(function, InvalidToolCall)
+        arguments = _arguments_text(function.get("args"), name)
+        call_id = _id(function, InvalidToolCall)
+        if call_id is not None and call_id in ids:
+            raise InvalidToolCall(
+                "id",
+                f"must be unique within the content (parts[{ids[call_id]}] has it too)",
+                describe(call_id),
+            )
+    kept = _kept_keys(part, "functionCall", function, _CALL_KEYS)
+    if call_id is None:
+        # Gemini often sends no id: make one up from where the call stands and
+        # what it is, so the same body always reads the same; never sent back.
+        call_id = generated_id(_PROVIDER, *seed, name, arguments)
+        kept.update(mark_generated_id(_PROVIDER)[_PROVIDER])
+    else:
+        ids[call_id] = position
+    return ToolCall(call_id, name, arguments, provider_data={_PROVIDER: kept} if kept else None)
+
+
+def _name(function: Mapping[Any, Any], error: type[MessageError]) -> str:
+    name = function.get("name")
+    if not isinstance(name, str) or not name:
+        raise error(
+            "name",
+            "is required" if name is None else "must be a non-empty string",
+            None if name is None else describe(name),
+        )
+    return name
+
+
+def _id(function: Mapping[Any, Any], error: type[MessageError]) -> str | None:
+    call_id = function.get("id")
+    if call_id is None or call_id == "":  # "" says no more than a missing id
+        return None
+    if not isinstance(call_id, str):
+        raise error("id", "must be a string", describe(call_id))
+    return call_id
+
+
+def _arguments_text(args: object, name: str) -> str:
+    """The argument text of ``functionCall.args``: the object as JSON, or kept raw text."""
+    value = arguments_from_object_wire(args)
+    if value is None:
+        return "{}"
+    if isinstance(value, str):
+        return value  # malformed text sent with keep_invalid_arguments
+    if not isinstance(value, Mapping):
+        raise InvalidArguments("args", "must be an object", describe(value), name=name)
+
+    def error(path: str, rule: str, got: str | None) -> InvalidArguments:
+        return InvalidArguments(path, rule, got, name=name)
+
+    return encode(value, "args", error)
+
+
+def _response_text(response: Mapping[Any, Any]) -> tuple[str, bool]:
+    """A result's text and error flag from ``functionResponse.response``."""
+    if len(response) == 1:
+        key = next(iter(response))
+        if key in _WRAPPERS:
+            value = response[key]
+            text = value if isinstance(value, str) else encode(value, f"response.{key}", InvalidMessage)
+            return text, key == "error"
+    return encode(response, "response", InvalidMessage), False
+
+
+def _kept_keys(
+    part: Mapping[Any, Any], key: str, function: Mapping[Any, Any], modelled: frozenset[str]
+) -> dict[str, Any]:
+    """The keys of a part and of its function object that toolturns does not model."""
+    kept = {name: value for name, value in part.items() if name != key}
+    inner = {name: value for name, value in function.items() if name not in modelled}
+    if inner:
+        kept[key] = inner
+    return kept
+
+
+def _rebuilt(kept: list[list[Any]], text: str, call_count: int) -> bool:
+    """Whether content and calls alone give back these non-call parts, where they were.
+
+    They do for one plain text part before the calls (or none, with calls and
+    no text); anything else (thoughts, signatures, several text parts, code)
+    is kept in provider_data so that every part goes back unchanged.
+    """
+    if any(part.keys() != {"text"} for _, part in kept):
+        return False
+    if call_count:
+        return not kept or (len(kept) == 1 and kept[0][0] == 0 and text != "")
+    return len(kept) <= 1
