@@ -1265,5 +1265,5 @@ def test_provider_data_is_kept_compared_and_never_emitted_on_the_openai_wire() -
 def test_provider_data_must_be_json() -> None:
     """provider_data values are checked like extra values, under their own path."""
     with pytest.raises(InvalidMessage) as caught:
-        ChatMessage("assistant", "x", provider_data={"gemini": {1, 2}})  # type: ignore[dict-item]
+        ChatMessage("assistant", "x", provider_data={"gemini": {1, 2}})
     assert str(caught.value).startswith("provider_data.gemini: must be JSON")
