@@ -476,6 +476,12 @@ def test_tool_without_parameters_sends_an_empty_object_schema() -> None:
         }
 
 
+def test_tool_definition_refuses_what_is_not_a_tool() -> None:
+    """A dict given to tool_definition is an InvalidTool, not an AttributeError (regression)."""
+    with raises(InvalidTool, "must be a Tool (read dicts with Tool.from_dict), got dict"):
+        ollama.tool_definition({"name": "f"})  # type: ignore[arg-type]
+
+
 def test_tool_schema_that_is_not_an_object_is_refused() -> None:
     """A tool whose parameters are [] is refused when built, so [] can never reach Ollama."""
     with raises(InvalidTool, "parameters: must be a JSON-schema object (a mapping) or None, got list"):

@@ -7,7 +7,16 @@ from typing import Any
 import pytest
 
 from tests.conftest import wire_examples
-from toolturns import ChatMessage, InvalidMessage, InvalidToolCall, MessageError, Tool, ToolCall, openai
+from toolturns import (
+    ChatMessage,
+    InvalidMessage,
+    InvalidTool,
+    InvalidToolCall,
+    MessageError,
+    Tool,
+    ToolCall,
+    openai,
+)
 
 CALL = ToolCall("call_1", "get_weather", {"city": "Paris"})
 LOOP = [
@@ -147,3 +156,19 @@ def test_from_response_errors_say_where(body: Any, error: type[MessageError], me
     with pytest.raises(error) as caught:
         openai.from_response(body)
     assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize("choice", ["0", 0.0, None, True])
+def test_from_response_refuses_a_choice_that_is_not_an_int(choice: Any) -> None:
+    """A choice that is not an int is an InvalidMessage, not a TypeError (regression)."""
+    body = {"choices": [{"message": {"role": "assistant", "content": "hi"}}]}
+    with pytest.raises(InvalidMessage) as caught:
+        openai.from_response(body, choice=choice)
+    assert str(caught.value) == f"choices: must be an array with an item at index {choice!r}, got list"
+
+
+def test_tool_definition_refuses_what_is_not_a_tool() -> None:
+    """A dict given to tool_definition is an InvalidTool, not an AttributeError (regression)."""
+    with pytest.raises(InvalidTool) as caught:
+        openai.tool_definition({"name": "f"})  # type: ignore[arg-type]
+    assert str(caught.value) == "must be a Tool (read dicts with Tool.from_dict), got dict"

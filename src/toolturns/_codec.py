@@ -1,5 +1,5 @@
 """What every provider codec shares: checking its inputs, placing errors,
-arguments as objects, and ids for calls that came without one."""
+arguments as objects, provider data, and ids for calls that came without one."""
 
 from __future__ import annotations
 
@@ -9,26 +9,34 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from ._errors import InvalidArguments, InvalidMessage, MessageError, describe
+from ._arguments import encode_arguments
+from ._errors import InvalidArguments, InvalidMessage, InvalidTool, MessageError, describe
 from ._message import ChatMessage
 from ._tool import Tool
 from ._tool_call import ToolCall
 
 __all__ = [
+    "GENERATED_ID_KEY",
     "RAW_ARGUMENTS_KEY",
     "arguments_for_object_wire",
     "arguments_from_object_wire",
+    "arguments_text_from_object_wire",
     "at",
     "check_messages",
+    "check_tool",
     "check_tools",
     "generated_id",
     "is_generated_id",
     "mark_generated_id",
+    "provider_entry",
 ]
 
 #: The key that carries malformed argument text through a provider whose wire
 #: wants an object, when the caller opts in with ``keep_invalid_arguments``.
 RAW_ARGUMENTS_KEY = "_toolturns_raw_arguments"
+
+#: The key of a call's provider_data entry that marks an id toolturns made up.
+GENERATED_ID_KEY = "generated_id"
 
 
 @contextmanager
@@ -62,14 +70,30 @@ def check_tools(tools: object) -> Sequence[Tool]:
         raise InvalidMessage("tools", "must be a list or tuple of Tool", describe(tools))
     seen: set[str] = set()
     for index, tool in enumerate(tools):
-        if not isinstance(tool, Tool):
-            raise InvalidMessage(
-                f"tools[{index}]", "must be a Tool (read dicts with Tool.from_dict)", describe(tool)
-            )
+        check_tool(tool, path=f"tools[{index}]", error=InvalidMessage)
         if tool.name in seen:
             raise InvalidMessage(f"tools[{index}].name", "must be unique among the tools", repr(tool.name))
         seen.add(tool.name)
     return tools
+
+
+def check_tool(tool: object, *, path: str = "", error: type[MessageError] = InvalidTool) -> Tool:
+    """``tool`` if it is a Tool, else ``error`` at ``path``: codecs take values, not dicts."""
+    if not isinstance(tool, Tool):
+        raise error(path, "must be a Tool (read dicts with Tool.from_dict)", describe(tool))
+    return tool
+
+
+def provider_entry(
+    provider_data: Mapping[str, Any], provider: str, error: type[MessageError]
+) -> Mapping[str, Any]:
+    """``provider``'s entry of a provider_data mapping: an object, ``{}`` when absent."""
+    entry = provider_data.get(provider)
+    if entry is None:
+        return {}
+    if not isinstance(entry, Mapping):
+        raise error(f"provider_data.{provider}", "must be an object", describe(entry))
+    return entry
 
 
 def arguments_for_object_wire(call: ToolCall, *, provider: str, keep_invalid: bool) -> dict[str, Any]:
@@ -104,6 +128,27 @@ def arguments_from_object_wire(value: object) -> object:
     return value
 
 
+def arguments_text_from_object_wire(value: object, *, path: str, call_id: str | None, name: str) -> str:
+    """The argument text of a call read from a wire that carries arguments as an object.
+
+    ``value`` is the object, the text ``arguments_for_object_wire`` wrapped, or
+    ``None``; the caller has checked its type. A value that is not JSON raises
+    InvalidArguments at ``path``, the native name of the arguments.
+    """
+    try:
+        return encode_arguments(arguments_from_object_wire(value), call_id=call_id or "", name=name)
+    except InvalidArguments as error:
+        # The core names the value "arguments"; the error must name the native key.
+        raise InvalidArguments(
+            path + error.path.removeprefix("arguments"),
+            error.rule,
+            error.got,
+            call_id=call_id,
+            name=name,
+            raw=error.raw,
+        ) from None
+
+
 def generated_id(provider: str, *seed: object) -> str:
     """A deterministic call id for a provider that sent none.
 
@@ -116,10 +161,10 @@ def generated_id(provider: str, *seed: object) -> str:
 
 def mark_generated_id(provider: str) -> dict[str, Any]:
     """The provider_data of a call whose id toolturns made up: never sent back."""
-    return {provider: {"generated_id": True}}
+    return {provider: {GENERATED_ID_KEY: True}}
 
 
 def is_generated_id(call: ToolCall, provider: str) -> bool:
     """Whether toolturns made up this call's id when reading ``provider``'s wire."""
     data = call.provider_data.get(provider)
-    return isinstance(data, dict) and data.get("generated_id") is True
+    return isinstance(data, dict) and data.get(GENERATED_ID_KEY) is True

@@ -13,10 +13,11 @@ from typing import Any
 from ._errors import describe
 from ._json import ErrorFactory, decode, encode, join_key, value_key
 
-__all__ = ["EMPTY", "Extra"]
+__all__ = ["EMPTY", "Extra", "carries_nothing"]
 
 
-def _carries_nothing(value: object) -> bool:
+def carries_nothing(value: object) -> bool:
+    """Whether a wire value says nothing, so dropping it loses no data."""
     # null and empty values carry nothing; 0 and false do (weight: 0 matters).
     return value is None or (isinstance(value, (str, list, tuple, Mapping)) and not value)
 
@@ -69,7 +70,7 @@ class Extra(Mapping[str, Any]):
             where = join_key(path, key)
             if key in reserved:
                 raise error(where, "is a modelled field, not an extra key", describe(value))
-            if not _carries_nothing(value):
+            if not carries_nothing(value):
                 texts[key] = encode(value, where, error)
         return cls(texts) if texts else EMPTY
 

@@ -23,8 +23,17 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._codec import arguments_for_object_wire, arguments_from_object_wire, at, check_messages, check_tools
-from ._errors import InvalidArguments, InvalidMessage, InvalidTool, InvalidToolCall, MessageError, describe
+from ._codec import (
+    arguments_for_object_wire,
+    arguments_text_from_object_wire,
+    at,
+    check_messages,
+    check_tool,
+    check_tools,
+    provider_entry,
+)
+from ._errors import InvalidMessage, InvalidToolCall, MessageError, describe
+from ._extra import carries_nothing
 from ._json import join_key
 from ._message import ChatMessage, Role
 from ._tool import Tool
@@ -234,15 +243,6 @@ def _tool_result_block(message: ChatMessage) -> dict[str, Any]:
     return _with_block_keys(block, message.provider_data, _TOOL_RESULT_KEYS, InvalidMessage)
 
 
-def _anthropic_data(provider_data: Mapping[str, Any], error: type[MessageError]) -> Mapping[str, Any]:
-    data = provider_data.get(_PROVIDER)
-    if data is None:
-        return {}
-    if not isinstance(data, Mapping):
-        raise error(f"provider_data.{_PROVIDER}", "must be an object", describe(data))
-    return data
-
-
 def _with_block_keys(
     block: dict[str, Any],
     provider_data: Mapping[str, Any],
@@ -250,7 +250,7 @@ def _with_block_keys(
     error: type[MessageError],
 ) -> dict[str, Any]:
     """``block`` plus the native keys kept from reading it (``caller``, ``cache_control``)."""
-    keys = _anthropic_data(provider_data, error).get("block")
+    keys = provider_entry(provider_data, _PROVIDER, error).get("block")
     if keys is None:
         return block
     path = f"provider_data.{_PROVIDER}.block"
@@ -265,7 +265,7 @@ def _with_block_keys(
 
 def _stored_blocks(provider_data: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
     """The kept native blocks of an assistant turn, as (position, block), by position."""
-    blocks = _anthropic_data(provider_data, InvalidMessage).get("blocks")
+    blocks = provider_entry(provider_data, _PROVIDER, InvalidMessage).get("blocks")
     if blocks is None:
         return []
     path = f"provider_data.{_PROVIDER}.blocks"
@@ -384,13 +384,9 @@ def _read_system(system: object) -> list[ChatMessage]:
     if not isinstance(system, (list, tuple)):
         raise InvalidMessage("system", "must be a string or an array of text blocks", describe(system))
     result = []
-    for number, block in enumerate(system):
+    for number, item in enumerate(system):
         with at(f"system[{number}]"):
-            if not isinstance(block, Mapping):
-                raise InvalidMessage("", "must be an object (a text block)", describe(block))
-            kind = block.get("type")
-            if kind != "text":
-                raise InvalidMessage("type", "must be 'text': only text content is supported", describe(kind))
+            block = _text_block(item, "only text content is supported")
             text = _read_text(block)
             result.append(ChatMessage(Role.SYSTEM, text, provider_data=_kept_keys(block, _TEXT_KEYS)))
     return result
@@ -496,6 +492,16 @@ def _read_assistant(content: object) -> ChatMessage:
     )
 
 
+def _text_block(block: object, rule: str) -> Mapping[str, Any]:
+    """``block`` if it is a text block, where text is the only content toolturns models."""
+    if not isinstance(block, Mapping):
+        raise InvalidMessage("", "must be an object (a text block)", describe(block))
+    kind = block.get("type")
+    if kind != "text":
+        raise InvalidMessage("type", f"must be 'text': {rule}", describe(kind))
+    return block
+
+
 def _read_text(block: Mapping[str, Any]) -> str:
     text = block.get("text")
     if not isinstance(text, str):
@@ -538,19 +544,8 @@ def _read_tool_use(block: Mapping[str, Any]) -> ToolCall:
     value = block.get("input")
     if not isinstance(value, Mapping):
         raise InvalidToolCall("input", "must be an object (the arguments)", describe(value))
-    raw = arguments_from_object_wire(value)
-    arguments: Mapping[str, Any] | str = raw if isinstance(raw, str) else value
-    try:
-        return ToolCall(call_id, name, arguments, provider_data=_kept_keys(block, _TOOL_USE_KEYS))
-    except InvalidArguments as error:  # input holds a value that is not JSON
-        raise InvalidArguments(
-            "input" + error.path.removeprefix("arguments"),
-            error.rule,
-            error.got,
-            call_id=error.call_id,
-            name=error.name,
-            raw=error.raw,
-        ) from None
+    arguments = arguments_text_from_object_wire(value, path="input", call_id=call_id, name=name)
+    return ToolCall(call_id, name, arguments, provider_data=_kept_keys(block, _TOOL_USE_KEYS))
 
 
 def _read_tool_result(block: Mapping[str, Any]) -> ChatMessage:
@@ -580,25 +575,14 @@ def _result_text(content: object) -> str:
     parts = []
     for number, block in enumerate(content):
         with at(f"[{number}]"):
-            if not isinstance(block, Mapping):
-                raise InvalidMessage("", "must be an object (a text block)", describe(block))
-            kind = block.get("type")
-            if kind != "text":
-                raise InvalidMessage(
-                    "type", "must be 'text': only text content is supported in a tool result", describe(kind)
-                )
-            parts.append(_read_text(block))
+            parts.append(_read_text(_text_block(block, "only text content is supported in a tool result")))
     return "".join(parts)
-
-
-def _carries_nothing(value: object) -> bool:
-    # The core's rule for unknown keys: null and empty values carry nothing.
-    return value is None or (isinstance(value, (str, list, tuple, Mapping)) and not value)
 
 
 def _kept_keys(block: Mapping[str, Any], modelled: frozenset[str]) -> dict[str, Any] | None:
     """The provider_data that keeps a block's unmodelled keys, or None."""
-    kept = {key: value for key, value in block.items() if key not in modelled and not _carries_nothing(value)}
+    # The core's rule for unknown keys: null and empty values carry nothing.
+    kept = {key: value for key, value in block.items() if key not in modelled and not carries_nothing(value)}
     return {_PROVIDER: {"block": kept}} if kept else None
 
 
@@ -611,8 +595,7 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
     >>> tool_definition(Tool("get_time"))
     {'name': 'get_time', 'input_schema': {'type': 'object', 'properties': {}}}
     """
-    if not isinstance(tool, Tool):
-        raise InvalidTool("", "must be a Tool (read dicts with Tool.from_dict)", describe(tool))
+    check_tool(tool)
     definition: dict[str, Any] = {"name": tool.name}
     if tool.description:
         definition["description"] = tool.description

@@ -29,19 +29,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ._codec import (
+    GENERATED_ID_KEY,
     arguments_for_object_wire,
-    arguments_from_object_wire,
+    arguments_text_from_object_wire,
     at,
     check_messages,
+    check_tool,
     check_tools,
     generated_id,
     is_generated_id,
     mark_generated_id,
+    provider_entry,
 )
 from ._errors import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError, describe
-from ._json import encode
+from ._json import decode, encode
 from ._message import ChatMessage, Role
-from ._tool import Tool
+from ._tool import NO_PARAMETERS, Tool
 from ._tool_call import ToolCall
 
 __all__ = ["from_request", "from_response", "to_request", "tool_definition"]
@@ -63,10 +66,6 @@ _ORDER_400 = (
 # key travels in provider_data["gemini"] and goes back where it came from.
 _CALL_KEYS = frozenset({"name", "args", "id"})
 _RESPONSE_KEYS = frozenset({"name", "response", "id"})
-# provider_data["gemini"] of a call holds the part's other keys next to this
-# marker (mark_generated_id); reading spells part keys in camelCase, so no
-# part key can be named like it.
-_GENERATED = "generated_id"
 
 # The API takes a field's snake_case name as well as its camelCase one (proto
 # JSON): the REST samples send system_instruction, SDK dumps function_call.
@@ -76,7 +75,8 @@ _SNAKE = re.compile(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 # object itself: {"result": x} is a plain result, {"error": x} a failure.
 _WRAPPERS = frozenset({"result", "error"})
 
-_NO_PARAMETERS = {"type": "object", "properties": {}}
+# Compared by value: a caller's schema may spell "no parameters" in another key order.
+_NO_PARAMETERS = decode(NO_PARAMETERS)
 
 
 # -- writing ----------------------------------------------------------------------------
@@ -140,8 +140,7 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
     >>> tool_definition(Tool("get_time", "The current time"))
     {'name': 'get_time', 'description': 'The current time'}
     """
-    if not isinstance(tool, Tool):
-        raise InvalidMessage("tool", "must be a Tool (read dicts with Tool.from_dict)", describe(tool))
+    check_tool(tool, path="tool", error=InvalidMessage)
     declaration: dict[str, Any] = {"name": tool.name}
     if tool.description:
         declaration["description"] = tool.description
@@ -210,7 +209,7 @@ class _Writer:
     def call_part(self, index: int, position: int, call: ToolCall) -> dict[str, Any]:
         with at(f"messages[{index}].tool_calls[{position}]"):
             args = arguments_for_object_wire(call, provider=_PROVIDER, keep_invalid=self.keep_invalid)
-            kept = _gemini_data(call.provider_data, InvalidToolCall)
+            kept = provider_entry(call.provider_data, _PROVIDER, InvalidToolCall)
         function: dict[str, Any] = {"name": call.name, "args": args}
         if not is_generated_id(call, _PROVIDER):  # a made-up id was never Gemini's
             function["id"] = call.id
@@ -263,7 +262,7 @@ class _Writer:
 
 def _response_part(index: int, message: ChatMessage, call: ToolCall) -> dict[str, Any]:
     with at(f"messages[{index}]"):
-        kept = _gemini_data(message.provider_data, InvalidMessage)
+        kept = provider_entry(message.provider_data, _PROVIDER, InvalidMessage)
     response = {"error": message.content} if message.is_error else _response_object(message.content)
     function: dict[str, Any] = {"name": call.name, "response": response}
     if not is_generated_id(call, _PROVIDER):
@@ -328,7 +327,7 @@ def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, An
 def _kept_parts(index: int, message: ChatMessage, call_count: int) -> list[dict[str, Any] | None] | None:
     """The parts read from Gemini and kept in provider_data, at their positions (None: a call)."""
     with at(f"messages[{index}]"):
-        data = _gemini_data(message.provider_data, InvalidMessage)
+        data = provider_entry(message.provider_data, _PROVIDER, InvalidMessage)
     stored = data.get("parts")
     if stored is None or stored == []:
         return None
@@ -358,25 +357,18 @@ def _kept_parts(index: int, message: ChatMessage, call_count: int) -> list[dict[
     return slots
 
 
-def _gemini_data(provider_data: Mapping[str, Any], error: type[MessageError]) -> dict[str, Any]:
-    data = provider_data.get(_PROVIDER)
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise error("provider_data.gemini", "must be an object", describe(data))
-    return data
-
-
 def _part(
-    key: str, function: dict[str, Any], modelled: frozenset[str], kept: dict[str, Any]
+    key: str, function: dict[str, Any], modelled: frozenset[str], kept: Mapping[str, Any]
 ) -> dict[str, Any]:
     """A functionCall/functionResponse part with the keys kept from the part it was read from."""
     inner = kept.get(key)
     if isinstance(inner, dict):
         function.update((name, value) for name, value in inner.items() if name not in modelled)
     part: dict[str, Any] = {key: function}
-    # thoughtSignature above all: Gemini 3 rejects a call turn without it.
-    part.update((name, value) for name, value in kept.items() if name != key and name != _GENERATED)
+    # thoughtSignature above all: Gemini 3 rejects a call turn without it. The
+    # generated-id marker sits next to the part's keys but is toolturns' own;
+    # reading spells part keys in camelCase, so no part key is named like it.
+    part.update((name, value) for name, value in kept.items() if name != key and name != GENERATED_ID_KEY)
     return part
 
 
@@ -716,18 +708,10 @@ def _id(function: Mapping[Any, Any], error: type[MessageError]) -> str | None:
 
 def _arguments_text(args: object, name: str) -> str:
     """The argument text of ``functionCall.args``: the object as JSON, or kept raw text."""
-    value = arguments_from_object_wire(args)
-    if value is None:
-        return "{}"
-    if isinstance(value, str):
-        return value  # malformed text sent with keep_invalid_arguments
-    if not isinstance(value, Mapping):
-        raise InvalidArguments("args", "must be an object", describe(value), name=name)
-
-    def error(path: str, rule: str, got: str | None) -> InvalidArguments:
-        return InvalidArguments(path, rule, got, name=name)
-
-    return encode(value, "args", error)
+    if args is not None and not isinstance(args, (str, Mapping)):
+        raise InvalidArguments("args", "must be an object", describe(args), name=name)
+    # The id is read after the arguments, so the error cannot name it.
+    return arguments_text_from_object_wire(args, path="args", call_id=None, name=name)
 
 
 def _response_text(response: Mapping[Any, Any]) -> tuple[str, bool]:

@@ -23,18 +23,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._arguments import encode_arguments
 from ._codec import (
+    GENERATED_ID_KEY,
     arguments_for_object_wire,
-    arguments_from_object_wire,
+    arguments_text_from_object_wire,
     at,
     check_messages,
+    check_tool,
     check_tools,
     generated_id,
     is_generated_id,
     mark_generated_id,
 )
-from ._errors import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError, describe, join_path
+from ._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ._extra import Extra
 from ._json import join_key, value_key
 from ._message import ChatMessage, Role
@@ -72,7 +73,7 @@ _FUNCTION_KEYS = frozenset({"index", "name", "arguments"})
 
 # What provider_data["ollama"] may hold, on a message and on a call.
 _MESSAGE_DATA = frozenset({"keys"})
-_CALL_DATA = frozenset({"generated_id", "keys", "function_keys"})
+_CALL_DATA = frozenset({GENERATED_ID_KEY, "keys", "function_keys"})
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -461,17 +462,7 @@ def _arguments_text(value: object, call_id: str | None, name: str) -> str:
     toolturns sent) becomes JSON text; text some clients send is kept as is."""
     if value is not None and not isinstance(value, (str, Mapping)):
         raise InvalidToolCall("function.arguments", "must be an object (or JSON text)", describe(value))
-    try:
-        return encode_arguments(arguments_from_object_wire(value), call_id=call_id or "", name=name)
-    except InvalidArguments as error:  # values that are not JSON, from a caller's dict
-        raise InvalidArguments(
-            join_path("function", error.path),
-            error.rule,
-            error.got,
-            call_id=call_id,
-            name=name,
-            raw=error.raw,
-        ) from None
+    return arguments_text_from_object_wire(value, path="function.arguments", call_id=call_id, name=name)
 
 
 def _unmodelled(
@@ -496,6 +487,7 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
     >>> tool_definition(Tool("get_time"))
     {'type': 'function', 'function': {'name': 'get_time', 'parameters': {'type': 'object', 'properties': {}}}}
     """
+    check_tool(tool)
     function: dict[str, Any] = {"name": tool.name}
     if tool.description:
         function["description"] = tool.description

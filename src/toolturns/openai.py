@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._codec import at, check_messages, check_tools
+from ._codec import at, check_messages, check_tool, check_tools
 from ._errors import InvalidMessage, describe
 from ._message import ChatMessage
 from ._tool import Tool
@@ -70,9 +70,14 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
     """
     if isinstance(body, Mapping) and "choices" in body:
         choices = body["choices"]
-        if not isinstance(choices, (list, tuple)) or not 0 <= choice < len(choices):
+        # A choice that is not an int would make the comparison below raise TypeError.
+        if (
+            type(choice) is not int
+            or not isinstance(choices, (list, tuple))
+            or not 0 <= choice < len(choices)
+        ):
             raise InvalidMessage(
-                "choices", f"must be an array with an item at index {choice}", describe(choices)
+                "choices", f"must be an array with an item at index {choice!r}", describe(choices)
             )
         with at(f"choices[{choice}]"):
             item = choices[choice]
@@ -85,6 +90,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
 
 def tool_definition(tool: Tool) -> dict[str, Any]:
     """OpenAI's shape for a tool: ``{"type": "function", "function": {...}}``."""
+    check_tool(tool)
     function: dict[str, Any] = {"name": tool.name}
     if tool.description:
         function["description"] = tool.description
