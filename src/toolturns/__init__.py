@@ -6,8 +6,16 @@
 True
 """
 
-from ._errors import InvalidArguments, InvalidMessage, InvalidTool, InvalidToolCall, MessageError
+from ._errors import (
+    InvalidArguments,
+    InvalidMessage,
+    InvalidStream,
+    InvalidTool,
+    InvalidToolCall,
+    MessageError,
+)
 from ._message import ChatMessage, Role
+from ._stream import PartialToolCall, StreamSnapshot, parse_sse
 from ._tool import Tool
 from ._tool_call import ToolCall
 
@@ -15,13 +23,17 @@ __all__ = (
     "ChatMessage",
     "InvalidArguments",
     "InvalidMessage",
+    "InvalidStream",
     "InvalidTool",
     "InvalidToolCall",
     "MessageError",
+    "PartialToolCall",
     "Role",
+    "StreamSnapshot",
     "Tool",
     "ToolCall",
     "__version__",
+    "parse_sse",
 )
 
 __version__ = "0.1.0.dev0"
@@ -32,12 +44,16 @@ for _public in (
     ChatMessage,
     InvalidArguments,
     InvalidMessage,
+    InvalidStream,
     InvalidTool,
     InvalidToolCall,
     MessageError,
+    PartialToolCall,
     Role,
+    StreamSnapshot,
     Tool,
     ToolCall,
+    parse_sse,
 ):
     _public.__module__ = __name__
 del _public

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._arguments import encode_arguments
-from ._errors import InvalidArguments, InvalidMessage, InvalidTool, MessageError, describe
+from ._errors import InvalidArguments, InvalidMessage, InvalidTool, MessageError, at, describe
 from ._message import ChatMessage
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -37,15 +36,6 @@ RAW_ARGUMENTS_KEY = "_toolturns_raw_arguments"
 
 #: The key of a call's provider_data entry that marks an id toolturns made up.
 GENERATED_ID_KEY = "generated_id"
-
-
-@contextmanager
-def at(prefix: str) -> Iterator[None]:
-    """Prefix the path of any MessageError raised inside with ``prefix``."""
-    try:
-        yield
-    except MessageError as error:
-        raise error.with_prefix(prefix) from None
 
 
 def check_messages(messages: object) -> Sequence[ChatMessage]:

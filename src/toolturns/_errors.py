@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 __all__ = [
     "InvalidArguments",
     "InvalidMessage",
+    "InvalidStream",
     "InvalidTool",
     "InvalidToolCall",
     "MessageError",
+    "at",
     "describe",
     "join_path",
 ]
@@ -75,6 +80,24 @@ class InvalidTool(MessageError):
     """A tool definition breaks a rule (name, description, parameters schema)."""
 
 
+class InvalidStream(MessageError):
+    """A streamed response cannot be assembled: an unknown item, an item after
+    the end, a provider's error event, or a message asked for before any item.
+
+    Attributes:
+        provider_error: The error object a provider sent in the stream
+            (Anthropic's ``error`` event), when that is what stopped it.
+    """
+
+    provider_error: object
+
+    def __init__(
+        self, path: str, rule: str, got: str | None = None, *, provider_error: object = None
+    ) -> None:
+        super().__init__(path, rule, got)
+        self.provider_error = provider_error
+
+
 class InvalidArguments(MessageError):
     """Tool-call arguments are not a JSON object.
 
@@ -106,6 +129,15 @@ class InvalidArguments(MessageError):
         self.call_id = call_id
         self.name = name
         self.raw = raw
+
+
+@contextmanager
+def at(prefix: str) -> Iterator[None]:
+    """Prefix the path of any MessageError raised inside with ``prefix``."""
+    try:
+        yield
+    except MessageError as error:
+        raise error.with_prefix(prefix) from None
 
 
 def join_path(prefix: str, path: str) -> str:

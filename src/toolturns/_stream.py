@@ -1,0 +1,171 @@
+"""What the stream assemblers share: the SSE reader, the live view, the life cycle.
+
+Each provider module has a ``StreamAssembler`` built on ``Assembler``: it is
+fed the items of one streamed response (the dict one SSE ``data:`` line or one
+NDJSON line decodes to), collects text and argument fragments, and joins them
+once when ``message()`` is asked for, so assembly stays linear in the stream.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from ._errors import InvalidStream, at, describe
+from ._frozen import refuse_changes
+from ._message import ChatMessage
+
+__all__ = ["Assembler", "PartialToolCall", "StreamSnapshot", "parse_sse"]
+
+
+def parse_sse(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """Turn the text lines of a Server-Sent Events stream into the items to feed.
+
+    Follows the SSE format: ``data:`` lines of one event are joined with a
+    newline and the event ends at a blank line; comments (``: ping``) and
+    ``event:``, ``id:`` and ``retry:`` lines carry nothing an assembler needs
+    (Anthropic repeats the event name as the data's ``type``); blank
+    keep-alives are skipped. OpenAI's closing ``[DONE]`` ends the iteration.
+
+    Raises:
+        InvalidStream: an event's data is not a JSON object; the path names
+            the line where the event started (``line[12]``).
+
+    >>> list(parse_sse(["event: ping", 'data: {"type": "ping"}', "", ": keep-alive", "data: [DONE]"]))
+    [{'type': 'ping'}]
+    """
+    data: list[str] = []
+    start = 0
+    for number, raw in enumerate(lines):
+        line = raw.rstrip("\r\n")
+        if not line:
+            if data:
+                yield _event(data, start)
+                data = []
+            continue
+        field, _, value = line.partition(":")
+        if field != "data":
+            continue  # a comment, event:, id: or retry: line
+        if not data:
+            start = number
+        data.append(value.removeprefix(" "))
+        if data == ["[DONE]"]:
+            return
+    if data:  # a stream that ended without the closing blank line
+        yield _event(data, start)
+
+
+def _event(data: list[str], start: int) -> dict[str, Any]:
+    text = "\n".join(data)
+    try:
+        item = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise InvalidStream(f"line[{start}]", f"must be JSON data ({exc})", describe(text)) from None
+    if not isinstance(item, dict):
+        raise InvalidStream(f"line[{start}]", "must be a JSON object", describe(text))
+    return item
+
+
+@dataclass(frozen=True, slots=True)
+class PartialToolCall:
+    """A tool call as far as it has streamed: id and name once known, the argument text so far."""
+
+    id: str | None
+    name: str | None
+    arguments_json: str
+
+
+@dataclass(frozen=True, slots=True)
+class StreamSnapshot:
+    """The text and tool calls of a stream so far, for a UI that renders them live."""
+
+    content: str
+    tool_calls: tuple[PartialToolCall, ...]
+    finish_reason: str | None
+
+
+refuse_changes(PartialToolCall)
+refuse_changes(StreamSnapshot)
+
+
+class Assembler(ABC):
+    """The life cycle every provider's ``StreamAssembler`` shares.
+
+    Subclasses implement ``_feed`` (take one item; set ``finish_reason``,
+    ``usage`` and, on the provider's closing event, ``_ended``), ``_build``
+    (the assembled message) and ``_partial_calls`` (the calls so far).
+    """
+
+    #: The provider's own reason the stream stopped (``tool_calls``,
+    #: ``max_tokens``, ``STOP``...), once it has said one.
+    finish_reason: str | None
+    #: The usage object the stream reported, if any.
+    usage: dict[str, Any] | None
+
+    def __init__(self) -> None:
+        self.finish_reason = None
+        self.usage = None
+        self._fed = 0
+        self._ended = False
+
+    @property
+    def ended(self) -> bool:
+        """True once the provider's closing event arrived: the stream ended cleanly.
+
+        False for a stream cut off before it (a dropped connection): its
+        last tool call may hold partial argument text, kept as it is.
+        """
+        return self._ended
+
+    def feed(self, item: object) -> None:
+        """Take the next item of the stream (one decoded SSE data or NDJSON line).
+
+        Raises:
+            InvalidStream: the stream has already ended, or the item is not
+                one this provider sends; the path starts with ``item[N]``.
+        """
+        if self._ended:
+            raise InvalidStream(f"item[{self._fed}]", "must not follow the end of the stream", describe(item))
+        with at(f"item[{self._fed}]"):
+            if not isinstance(item, dict):
+                raise InvalidStream("", "must be an object", describe(item))
+            self._feed(item)
+        self._fed += 1
+
+    def message(self) -> ChatMessage:
+        """The assistant turn assembled so far: text, and tool calls with their raw argument text.
+
+        Nothing is completed or repaired: a call cut off mid-arguments keeps
+        its partial text, so its ``.arguments`` raises ``InvalidArguments``.
+
+        Raises:
+            InvalidStream: nothing was fed yet.
+        """
+        if not self._fed:
+            raise InvalidStream("", "has no items yet: feed the stream before asking for its message")
+        return self._build()
+
+    def snapshot(self) -> StreamSnapshot:
+        """The text and tool calls so far, without changing the assembly."""
+        return StreamSnapshot(self._content(), tuple(self._partial_calls()), self.finish_reason)
+
+    # -- what each provider implements -----------------------------------------
+
+    @abstractmethod
+    def _feed(self, item: dict[str, Any]) -> None:
+        """Take one item, already checked to be a dict."""
+
+    @abstractmethod
+    def _build(self) -> ChatMessage:
+        """The assembled assistant message."""
+
+    @abstractmethod
+    def _content(self) -> str:
+        """The text so far."""
+
+    @abstractmethod
+    def _partial_calls(self) -> list[PartialToolCall]:
+        """The tool calls so far."""

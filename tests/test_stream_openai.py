@@ -1,0 +1,674 @@
+"""Unit tests for ``toolturns.openai.StreamAssembler``: assembling chat.completion.chunk streams.
+
+Every bullet of issue #4 for OpenAI (keying by index, id and order; repeated
+ids and names; text, role-only, usage-only and refusal chunks; ``n > 1``),
+the golden stream examples against ``from_response``, truncation, the life
+cycle, the live view, and the exact errors for malformed chunks.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests.conftest import wire_examples
+from toolturns import (
+    ChatMessage,
+    InvalidArguments,
+    InvalidMessage,
+    InvalidStream,
+    InvalidToolCall,
+    PartialToolCall,
+    ToolCall,
+    openai,
+    parse_sse,
+)
+
+EXAMPLES = wire_examples("openai", "stream_chunks")
+
+
+def chunk(
+    delta: Any = None, finish_reason: str | None = None, *, index: int = 0, **more: Any
+) -> dict[str, Any]:
+    """One chat.completion.chunk with one choice."""
+    choice: dict[str, Any] = {
+        "index": index,
+        "delta": {} if delta is None else delta,
+        "finish_reason": finish_reason,
+    }
+    return {"id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [choice], **more}
+
+
+def call_delta(
+    index: int | None = 0,
+    call_id: str | None = None,
+    name: str | None = None,
+    arguments: str | None = None,
+    **more: Any,
+) -> dict[str, Any]:
+    """One tool-call delta, with only the keys given."""
+    delta: dict[str, Any] = {} if index is None else {"index": index}
+    if call_id is not None:
+        delta["id"] = call_id
+        delta["type"] = "function"
+    function: dict[str, Any] = {}
+    if name is not None:
+        function["name"] = name
+    if arguments is not None:
+        function["arguments"] = arguments
+    if function:
+        delta["function"] = function
+    delta.update(more)
+    return delta
+
+
+def calls_chunk(*deltas: dict[str, Any]) -> dict[str, Any]:
+    """A chunk whose delta carries only the given tool-call deltas."""
+    return chunk({"tool_calls": list(deltas)})
+
+
+def assemble(items: list[Any], **options: Any) -> openai.StreamAssembler:
+    """An assembler fed ``items``."""
+    stream = openai.StreamAssembler(**options)
+    for item in items:
+        stream.feed(item)
+    return stream
+
+
+def message(items: list[Any], **options: Any) -> ChatMessage:
+    """The message ``items`` assemble into."""
+    return assemble(items, **options).message()
+
+
+def fragments(text: str, size: int) -> list[str]:
+    """``text`` cut into pieces of ``size`` characters."""
+    return [text[start : start + size] for start in range(0, len(text), size)]
+
+
+def equivalent_response(items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The non-streamed chat.completion the recorded chunks stand for, built by hand from their data.
+
+    Only what the golden streams use: index-keyed calls whose first delta has id and name.
+    """
+    content: list[str] = []
+    calls: dict[int, dict[str, Any]] = {}
+    finish_reason = None
+    for item in items:
+        for choice in item["choices"]:
+            delta = choice["delta"]
+            content.append(delta.get("content") or "")
+            for part in delta.get("tool_calls") or []:
+                if part["index"] not in calls:
+                    calls[part["index"]] = {
+                        "id": part["id"],
+                        "type": "function",
+                        "function": {"name": part["function"]["name"], "arguments": ""},
+                    }
+                calls[part["index"]]["function"]["arguments"] += part["function"].get("arguments") or ""
+            finish_reason = choice["finish_reason"] or finish_reason
+    text = "".join(content)
+    body: dict[str, Any] = {"role": "assistant", "content": text or None, "refusal": None}
+    if calls:
+        body["tool_calls"] = [calls[index] for index in sorted(calls)]
+    return {
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": body, "finish_reason": finish_reason}],
+    }
+
+
+# -- golden examples ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=[e["id"] for e in EXAMPLES])
+def test_golden_stream_assembles_into_what_from_response_gives(example: dict[str, Any]) -> None:
+    """Each recorded stream gives the ChatMessage from_response gives for the same response sent whole."""
+    items = [item for item in example["data"] if item != "[DONE]"]
+    stream = assemble(items)
+    assert stream.message() == openai.from_response(equivalent_response(items))
+    assert stream.finish_reason == "tool_calls"
+    assert stream.ended
+    assert stream.usage is not None
+    assert stream.usage["total_tokens"] > 0
+
+
+def test_golden_example_names() -> None:
+    """Both OpenAI golden streams are present."""
+    assert {e["id"] for e in EXAMPLES} >= {
+        "openai-stream-parallel-tool-calls",
+        "openai-stream-single-tool-call",
+    }
+
+
+def test_golden_parallel_calls_keep_ids_names_and_arguments() -> None:
+    """The parallel-calls stream gives two calls, in index order, with their exact argument text."""
+    (example,) = [e for e in EXAMPLES if e["id"] == "openai-stream-parallel-tool-calls"]
+    turn = message([item for item in example["data"] if item != "[DONE]"])
+    assert turn.tool_calls is not None
+    assert [(c.id, c.name) for c in turn.tool_calls] == [
+        ("call_JMW1whyEaYG438VE1OIflxA2", "GetWeatherArgs"),
+        ("call_DNYTawLBoN8fj3KN6qU9N1Ou", "get_stock_price"),
+    ]
+    assert turn.tool_calls[0].arguments == {"city": "Edinburgh", "country": "GB", "units": "c"}
+    assert turn.tool_calls[1].arguments_json == '{"ticker": "AAPL", "exchange": "NASDAQ"}'
+
+
+def test_golden_stream_through_raw_sse_lines() -> None:
+    """The raw SSE text of a recorded stream, read by parse_sse, assembles the same; [DONE] ends it."""
+    (example,) = [e for e in EXAMPLES if e["id"] == "openai-stream-single-tool-call"]
+    lines: list[str] = []
+    for item in example["data"]:
+        lines += [f"data: {item if item == '[DONE]' else json.dumps(item)}\r\n", "\r\n"]
+    stream = assemble(list(parse_sse(lines)))
+    assert stream.message() == message([item for item in example["data"] if item != "[DONE]"])
+    assert stream.ended
+
+
+# -- arguments split anywhere -------------------------------------------------------------
+
+
+ESCAPED = '{"emoji": "\\ud83d\\ude00", "quote": "say \\"hi\\"", "e": "\\u00e9", "n": -1.5e3}'
+
+
+@pytest.mark.parametrize("size", [1, 2, 3, 5, 8])
+def test_arguments_split_anywhere_are_kept_exactly(size: int) -> None:
+    """Fragments cut mid-token, mid-string, inside a \\u escape or between surrogate halves join back exactly."""
+    items = [calls_chunk(call_delta(0, "call_1", "f", ""))]
+    items += [calls_chunk(call_delta(0, arguments=piece)) for piece in fragments(ESCAPED, size)]
+    turn = message([*items, chunk({}, "tool_calls")])
+    assert turn.tool_calls is not None
+    assert turn.tool_calls[0].arguments_json == ESCAPED
+    assert turn.tool_calls[0].arguments["emoji"] == "\U0001f600"
+
+
+@pytest.mark.parametrize("cut", range(len(ESCAPED) + 1))
+def test_arguments_cut_at_every_position(cut: int) -> None:
+    """Two fragments cut at any position, including inside '\\ud83d', give the same text."""
+    items = [
+        calls_chunk(call_delta(0, "call_1", "f", ESCAPED[:cut])),
+        calls_chunk(call_delta(0, arguments=ESCAPED[cut:])),
+    ]
+    turn = message(items)
+    assert turn.tool_calls == (ToolCall("call_1", "f", ESCAPED),)
+
+
+def test_non_ascii_text_split_between_characters() -> None:
+    """Text content of astral characters streamed one character per chunk joins back exactly."""
+    text = "Paris \U0001f600 café"
+    turn = message([chunk({"role": "assistant", "content": ""}), *(chunk({"content": c}) for c in text)])
+    assert turn == ChatMessage.assistant(text)
+
+
+# -- keying -------------------------------------------------------------------------------
+
+
+def test_repeated_id_and_name_are_not_concatenated() -> None:
+    """An id and name repeated on every delta are the same value: never 'call_1call_1'."""
+    items = [
+        calls_chunk(call_delta(0, "call_1", "get_weather", piece)) for piece in ['{"ci', 'ty": ', '"Paris"}']
+    ]
+    turn = message(items)
+    assert turn.tool_calls == (ToolCall("call_1", "get_weather", {"city": "Paris"}),)
+
+
+def test_empty_id_and_name_on_later_deltas_are_absent() -> None:
+    """'' for id or name on a later delta (some compatible servers) continues the call."""
+    items = [
+        calls_chunk(call_delta(0, "call_1", "f", '{"a"')),
+        calls_chunk({"index": 0, "id": "", "function": {"name": "", "arguments": ": 1}"}}),
+    ]
+    assert message(items).tool_calls == (ToolCall("call_1", "f", {"a": 1}),)
+
+
+def test_new_id_at_used_index_starts_a_new_call() -> None:
+    """A different id at an index already in use is the next call, not more of the old one."""
+    items = [
+        calls_chunk(call_delta(0, "call_1", "f", '{"a": 1}')),
+        calls_chunk(call_delta(0, "call_2", "g", '{"b"')),
+        calls_chunk(call_delta(0, arguments=": 2}")),
+    ]
+    assert message(items).tool_calls == (ToolCall("call_1", "f", {"a": 1}), ToolCall("call_2", "g", {"b": 2}))
+
+
+def test_new_name_at_used_index_without_ids_starts_a_new_call() -> None:
+    """Without ids, a different name at an index in use is the next call (one call has one name)."""
+    items = [calls_chunk(call_delta(0, None, "f", "{}")), calls_chunk(call_delta(0, None, "g", "{}"))]
+    snapshot = assemble(items).snapshot()
+    assert snapshot.tool_calls == (PartialToolCall(None, "f", "{}"), PartialToolCall(None, "g", "{}"))
+
+
+def test_parallel_calls_interleaved_by_index() -> None:
+    """Deltas of two calls interleaved by index go to their own call; several deltas in one chunk too."""
+    items = [
+        calls_chunk(call_delta(0, "call_1", "f", '{"a"'), call_delta(1, "call_2", "g", '{"b"')),
+        calls_chunk(call_delta(1, arguments=": 2}")),
+        calls_chunk(call_delta(0, arguments=": 1}")),
+    ]
+    assert message(items).tool_calls == (ToolCall("call_1", "f", {"a": 1}), ToolCall("call_2", "g", {"b": 2}))
+
+
+def test_id_arriving_after_the_first_delta() -> None:
+    """A call whose id comes on a later delta at the same index gets it."""
+    items = [calls_chunk(call_delta(0, None, "f", "{")), calls_chunk(call_delta(0, "call_1", None, "}"))]
+    assert message(items).tool_calls == (ToolCall("call_1", "f", {}),)
+
+
+def test_deltas_without_index_are_keyed_by_id() -> None:
+    """Deltas without index go to the call with their id, interleaved or not."""
+    items = [
+        calls_chunk(call_delta(None, "call_1", "f", '{"a"')),
+        calls_chunk(call_delta(None, "call_2", "g", '{"b"')),
+        calls_chunk(call_delta(None, "call_1", None, ": 1}")),
+        calls_chunk(call_delta(None, "call_2", "g", ": 2}")),
+    ]
+    assert message(items).tool_calls == (ToolCall("call_1", "f", {"a": 1}), ToolCall("call_2", "g", {"b": 2}))
+
+
+def test_deltas_without_index_or_id_are_keyed_by_order() -> None:
+    """Deltas with neither index nor id are keyed by their position in the chunk's tool_calls."""
+    items = [
+        calls_chunk(call_delta(None, "call_1", "f", '{"a"'), call_delta(None, "call_2", "g", '{"b"')),
+        calls_chunk(call_delta(None, arguments=": 1}"), call_delta(None, arguments=": 2}")),
+    ]
+    assert message(items).tool_calls == (ToolCall("call_1", "f", {"a": 1}), ToolCall("call_2", "g", {"b": 2}))
+
+
+def test_same_id_with_another_name_is_an_error() -> None:
+    """One call, two names: the stream contradicts itself."""
+    stream = assemble([calls_chunk(call_delta(0, "call_1", "f", "{"))])
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed(calls_chunk(call_delta(0, "call_1", "g")))
+    assert caught.value.path == "item[1].choices[0].delta.tool_calls[0].function.name"
+    assert "must stay the name of call 'call_1', 'f'" in str(caught.value)
+
+
+def test_call_extra_keys_are_kept() -> None:
+    """Keys of a call delta this codec does not model are kept in the call's extra, like from_dict keeps them."""
+    google = {"google": {"thought_signature": "c2ln"}}
+    items = [calls_chunk(call_delta(0, "call_1", "f", "{}", extra_content=google, other=None))]
+    (call,) = message(items).tool_calls or ()
+    assert call == ToolCall.from_dict(
+        {"id": "call_1", "function": {"name": "f", "arguments": "{}"}, "extra_content": google}
+    )
+
+
+def test_function_index_is_accepted_and_unknown_function_keys_rejected() -> None:
+    """function keys are read as from_dict reads them: an int index is dropped, another key is an error."""
+    assert message(
+        [calls_chunk(call_delta(0, "call_1", "f", "{}", function={"name": "f", "index": 0}))]
+    ).tool_calls
+    stream = assemble([calls_chunk({"index": 0, "id": "c", "function": {"name": "f", "colour": "red"}})])
+    with pytest.raises(InvalidToolCall, match=r"tool_calls\[0\]\.function\.colour: is not a known key"):
+        stream.message()
+
+
+# -- text, role, usage, refusal -----------------------------------------------------------
+
+
+def test_role_only_chunk_and_text_deltas() -> None:
+    """A role-only first chunk, then text deltas, give a text turn."""
+    items = [
+        chunk({"role": "assistant"}),
+        chunk({"content": "Hel"}),
+        chunk({"content": "lo"}),
+        chunk({}, "stop"),
+    ]
+    stream = assemble(items)
+    assert stream.message() == ChatMessage.assistant("Hello")
+    assert (stream.finish_reason, stream.ended) == ("stop", True)
+
+
+def test_text_and_tool_calls_together() -> None:
+    """Text before the calls is kept as the turn's content."""
+    items = [chunk({"content": "Let me check."}), calls_chunk(call_delta(0, "call_1", "f", "{}"))]
+    assert message(items) == ChatMessage.assistant_tool_calls([ToolCall("call_1", "f")], "Let me check.")
+
+
+def test_stream_with_no_text_and_no_calls_is_an_empty_turn() -> None:
+    """A role-only stream that stops is an assistant turn with empty text."""
+    assert message(
+        [chunk({"role": "assistant", "content": None, "refusal": None}), chunk({}, "stop")]
+    ) == ChatMessage.assistant("")
+
+
+def test_null_delta_and_missing_choice_index() -> None:
+    """A null delta carries nothing; a choice without index is choice 0."""
+    item = {"choices": [{"delta": {"content": "a"}}]}
+    assert message(
+        [item, {"choices": [{"index": 0, "delta": None, "finish_reason": "stop"}]}]
+    ) == ChatMessage.assistant("a")
+
+
+def test_empty_choices_with_usage_after_the_end() -> None:
+    """The usage chunk (empty choices) after the finish_reason is accepted, and so is one without choices."""
+    stream = assemble(
+        [chunk({"content": "a"}), chunk({}, "stop"), {"choices": [], "usage": {"total_tokens": 3}}]
+    )
+    assert stream.usage == {"total_tokens": 3}
+    stream.feed({"usage": {"total_tokens": 4}})
+    assert stream.usage == {"total_tokens": 4}
+    assert stream.message() == ChatMessage.assistant("a")
+
+
+def test_usage_on_every_chunk() -> None:
+    """Usage reported on content chunks (continuous usage) is kept, the latest wins."""
+    stream = assemble(
+        [chunk({"content": "a"}, usage={"total_tokens": 1}), chunk({}, "stop", usage={"total_tokens": 2})]
+    )
+    assert stream.usage == {"total_tokens": 2}
+
+
+def test_refusal_deltas_are_kept_in_extra_like_from_dict() -> None:
+    """Refusal fragments concatenate and land in extra, as from_response keeps a refusal."""
+    items = [
+        chunk({"role": "assistant", "content": None, "refusal": ""}),
+        chunk({"refusal": "I can't "}),
+        chunk({"refusal": "help."}),
+        chunk({}, "stop"),
+    ]
+    turn = message(items)
+    expected = openai.from_response(
+        {
+            "choices": [
+                {"index": 0, "message": {"role": "assistant", "content": None, "refusal": "I can't help."}}
+            ]
+        }
+    )
+    assert turn == expected
+    assert turn.extra == {"refusal": "I can't help."}
+
+
+def test_other_text_keys_concatenate_and_arrays_extend() -> None:
+    """reasoning_content fragments join; annotations arrays extend; a repeated same value is fine."""
+    items = [
+        chunk({"reasoning_content": "Think"}),
+        chunk({"reasoning_content": "ing.", "annotations": [{"type": "a"}], "audio": {"id": "x"}}),
+        chunk({"content": "Done", "annotations": [{"type": "b"}], "audio": {"id": "x"}}),
+    ]
+    turn = message(items)
+    assert turn.extra == {
+        "reasoning_content": "Thinking.",
+        "annotations": [{"type": "a"}, {"type": "b"}],
+        "audio": {"id": "x"},
+    }
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [({"id": "x"}, {"id": "y"}), ("text", 5), ([1], "text"), (5, [1])],
+)
+def test_other_keys_that_cannot_be_merged(first: Any, second: Any) -> None:
+    """A key that changes value, or changes type between text, array and value, is an error, not lost."""
+    stream = assemble([chunk({"other": first})])
+    with pytest.raises(InvalidStream, match=r"^item\[1\]\.choices\[0\]\.delta\.other: must keep its value"):
+        stream.feed(chunk({"other": second}))
+
+
+def test_values_too_deep_to_compare() -> None:
+    """A repeated value nested too deep to compare is refused with InvalidStream, not RecursionError."""
+
+    def deep() -> list[Any]:
+        value: list[Any] = []
+        for _ in range(100_000):
+            value = [value]
+        return value
+
+    stream = assemble([chunk({"other": {"v": deep()}})])
+    with pytest.raises(InvalidStream):
+        stream.feed(chunk({"other": {"v": deep()}}))
+
+
+# -- n > 1 --------------------------------------------------------------------------------
+
+
+def two_choices() -> list[dict[str, Any]]:
+    """A stream of two choices, interleaved; choice 0 finishes first."""
+    return [
+        {
+            "choices": [
+                {"index": 0, "delta": {"role": "assistant", "content": "A"}},
+                {"index": 1, "delta": {"role": "assistant", "content": "B"}},
+            ]
+        },
+        chunk(calls_chunk(call_delta(0, "call_1", "f", "{}"))["choices"][0]["delta"], index=1),
+        chunk({}, "stop", index=0),
+        chunk({"content": "b"}, index=1),
+        chunk({}, "tool_calls", index=1),
+        {"choices": [], "usage": {"total_tokens": 9}},
+    ]
+
+
+def test_choice_zero_by_default_and_others_after_its_end() -> None:
+    """Choice 0 is assembled by default; the other choice's chunks after its end are accepted."""
+    stream = assemble(two_choices())
+    assert stream.message() == ChatMessage.assistant("A")
+    assert (stream.finish_reason, stream.usage) == ("stop", {"total_tokens": 9})
+
+
+def test_choice_picks_another_choice() -> None:
+    """choice=1 assembles the second choice."""
+    stream = assemble(two_choices(), choice=1)
+    assert stream.message() == ChatMessage.assistant_tool_calls([ToolCall("call_1", "f")], "Bb")
+    assert stream.finish_reason == "tool_calls"
+
+
+def test_choice_that_never_streamed() -> None:
+    """Asking for a choice the stream never had is an error at message()."""
+    stream = assemble(two_choices(), choice=2)
+    with pytest.raises(InvalidStream, match="has no delta for choice 2"):
+        stream.message()
+    assert not stream.ended
+
+
+@pytest.mark.parametrize("choice", [-1, True, "0", 1.0])
+def test_choice_must_be_a_non_negative_int(choice: Any) -> None:
+    """The choice option is checked when the assembler is made."""
+    with pytest.raises(InvalidStream, match=r"^choice: must be a non-negative integer"):
+        openai.StreamAssembler(choice=choice)
+
+
+# -- truncation and life cycle ------------------------------------------------------------
+
+
+def test_truncated_by_length_keeps_the_partial_arguments() -> None:
+    """finish_reason 'length' mid-arguments: the raw partial text is kept, .arguments raises, ended is true."""
+    items = [calls_chunk(call_delta(0, "call_1", "f", '{"city": "Pa')), chunk({}, "length")]
+    stream = assemble(items)
+    (call,) = stream.message().tool_calls or ()
+    assert call.arguments_json == '{"city": "Pa'
+    with pytest.raises(InvalidArguments) as caught:
+        _ = call.arguments
+    assert (caught.value.call_id, caught.value.raw) == ("call_1", '{"city": "Pa')
+    assert (stream.finish_reason, stream.ended) == ("length", True)
+
+
+def test_stream_cut_off_without_a_final_chunk() -> None:
+    """No finish_reason at all: ended is false, finish_reason None, the partial text kept."""
+    stream = assemble([calls_chunk(call_delta(0, "call_1", "f", '{"a": [1, 2'))])
+    assert (stream.ended, stream.finish_reason) == (False, None)
+    (call,) = stream.message().tool_calls or ()
+    assert call.arguments_json == '{"a": [1, 2'
+
+
+def test_message_before_anything_fed() -> None:
+    """message() before any item is a clear error."""
+    with pytest.raises(InvalidStream, match="has no items yet"):
+        openai.StreamAssembler().message()
+
+
+def test_feeding_the_chosen_choice_after_its_end() -> None:
+    """A delta for the chosen choice after its finish_reason is refused; the message is unchanged."""
+    stream = assemble([chunk({"content": "a"}, "stop")])
+    with pytest.raises(InvalidStream, match=r"^item\[1\]: must not follow the end of the stream"):
+        stream.feed(chunk({"content": "b"}))
+    with pytest.raises(InvalidStream, match=r"^item\[1\]: must not follow the end"):
+        stream.feed("[DONE]")
+    with pytest.raises(InvalidStream, match=r"^item\[1\]: must not follow the end"):
+        stream.feed({"choices": "x"})
+    assert stream.message() == ChatMessage.assistant("a")
+
+
+def test_second_entry_for_the_choice_in_the_finishing_chunk() -> None:
+    """Two entries for the chosen choice in one chunk, the first finishing it: the second is refused."""
+    item = {
+        "choices": [
+            {"index": 0, "delta": {}, "finish_reason": "stop"},
+            {"index": 0, "delta": {"content": "x"}},
+        ]
+    }
+    with pytest.raises(
+        InvalidStream, match=r"^item\[0\]\.choices\[1\]: must not follow the choice's finish_reason"
+    ):
+        assemble([item])
+
+
+def test_snapshot_during_the_stream_does_not_disturb() -> None:
+    """A snapshot after every item shows the text and calls so far and leaves the result unchanged."""
+    items = [
+        chunk({"role": "assistant", "content": "Hi"}),
+        calls_chunk(call_delta(0, "call_1", "f", '{"a"')),
+        calls_chunk(call_delta(0, arguments=": 1}"), call_delta(1, None, "g", "{")),
+        calls_chunk(call_delta(1, "call_2", arguments="}")),
+        chunk({}, "tool_calls"),
+    ]
+    stream = openai.StreamAssembler()
+    seen = []
+    for item in items:
+        stream.feed(item)
+        seen.append(stream.snapshot())
+    assert seen[1].tool_calls == (PartialToolCall("call_1", "f", '{"a"'),)
+    assert seen[2].content == "Hi"
+    assert seen[2].tool_calls == (PartialToolCall("call_1", "f", '{"a": 1}'), PartialToolCall(None, "g", "{"))
+    assert seen[3].finish_reason is None
+    assert seen[4].finish_reason == "tool_calls"
+    assert stream.message() == message(items)
+
+
+@pytest.mark.parametrize(
+    ("delta", "path", "got"),
+    [
+        (call_delta(0, None, "f", "{}"), "tool_calls[0].id", "'f'"),
+        (call_delta(0, "call_1", None, "{}"), "tool_calls[0].function.name", None),
+    ],
+)
+def test_call_whose_id_or_name_never_arrived(delta: dict[str, Any], path: str, got: str | None) -> None:
+    """message() names the call that lacks its id or name; snapshot() shows it with None."""
+    stream = assemble([calls_chunk(delta), chunk({}, "tool_calls")])
+    with pytest.raises(InvalidStream) as caught:
+        stream.message()
+    assert (caught.value.path, caught.value.got) == (path, got)
+    assert "never arrived in the stream" in caught.value.rule
+    (partial,) = stream.snapshot().tool_calls
+    assert None in (partial.id, partial.name)
+
+
+def test_duplicate_call_ids_are_an_error_at_message() -> None:
+    """Two calls with one id (at different indexes) break the message rule, reported by from_dict."""
+    stream = assemble([calls_chunk(call_delta(0, "c", "f", "{}"), call_delta(1, "c", "f", "{}"))])
+    with pytest.raises(InvalidMessage):
+        stream.message()
+
+
+def test_error_item_carries_the_provider_error() -> None:
+    """An {"error": ...} item mid-stream raises InvalidStream carrying the provider's error object."""
+    error = {"message": "The server had an error", "type": "server_error"}
+    stream = assemble([chunk({"content": "a"})])
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed({"error": error})
+    assert caught.value.provider_error == error
+    assert caught.value.path == "item[1].error"
+
+
+# -- malformed chunks ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("item", "path", "rule"),
+    [
+        ([1], "item[0]", "must be an object"),
+        ({"object": "chat.completion.chunk"}, "item[0].choices", "is required"),
+        ({"choices": {}}, "item[0].choices", "must be an array"),
+        ({"choices": [], "usage": [1]}, "item[0].usage", "must be an object"),
+        ({"choices": [1]}, "item[0].choices[0]", "must be an object"),
+        ({"choices": [{"index": -1}]}, "item[0].choices[0].index", "must be a non-negative integer"),
+        ({"choices": [{"index": "0"}]}, "item[0].choices[0].index", "must be a non-negative integer"),
+        (chunk([1]), "item[0].choices[0].delta", "must be an object"),
+        (chunk({}, 5), "item[0].choices[0].finish_reason", "must be a string"),  # type: ignore[arg-type]
+        (chunk({"role": "user"}), "item[0].choices[0].delta.role", "must be 'assistant'"),
+        (chunk({"content": ["a"]}), "item[0].choices[0].delta.content", "must be a string"),
+        (chunk({"tool_calls": {}}), "item[0].choices[0].delta.tool_calls", "must be an array"),
+        (calls_chunk("x"), "item[0].choices[0].delta.tool_calls[0]", "must be an object"),  # type: ignore[arg-type]
+        (
+            calls_chunk({"index": True}),
+            "item[0].choices[0].delta.tool_calls[0].index",
+            "must be a non-negative integer",
+        ),
+        (
+            calls_chunk({"index": -2}),
+            "item[0].choices[0].delta.tool_calls[0].index",
+            "must be a non-negative integer",
+        ),
+        (
+            calls_chunk({"index": "0"}),
+            "item[0].choices[0].delta.tool_calls[0].index",
+            "must be a non-negative integer",
+        ),
+        (calls_chunk({"index": 0, "id": 7}), "item[0].choices[0].delta.tool_calls[0].id", "must be a string"),
+        (
+            calls_chunk({"index": 0, "type": "custom"}),
+            "item[0].choices[0].delta.tool_calls[0].type",
+            "must be 'function'",
+        ),
+        (
+            calls_chunk({"index": 0, "function": "f"}),
+            "item[0].choices[0].delta.tool_calls[0].function",
+            "must be an object",
+        ),
+        (
+            calls_chunk({"index": 0, "function": {"name": ["f"]}}),
+            "item[0].choices[0].delta.tool_calls[0].function.name",
+            "must be a string",
+        ),
+        (
+            calls_chunk({"index": 0, "function": {"arguments": {"a": 1}}}),
+            "item[0].choices[0].delta.tool_calls[0].function.arguments",
+            "must be a string",
+        ),
+    ],
+)
+def test_malformed_chunks_are_rejected_with_their_path(item: Any, path: str, rule: str) -> None:
+    """Each wrong shape raises InvalidStream whose path points inside the item."""
+    with pytest.raises(InvalidStream) as caught:
+        openai.StreamAssembler().feed(item)
+    assert caught.value.path == path
+    assert caught.value.rule.startswith(rule)
+
+
+def test_other_choices_are_not_read() -> None:
+    """Deltas of choices other than the chosen one are skipped, whatever their shape."""
+    stream = assemble([chunk({"content": "a"}), chunk([1], index=1)])
+    assert stream.message() == ChatMessage.assistant("a")
+
+
+def test_delta_without_function_opens_the_call() -> None:
+    """A first delta with only index, id and type opens the call; the name may follow."""
+    items = [
+        calls_chunk({"index": 0, "id": "call_1", "type": "function"}),
+        calls_chunk(call_delta(0, None, "f", "{}")),
+    ]
+    assert message(items).tool_calls == (ToolCall("call_1", "f"),)
+
+
+def test_malformed_choice_after_the_end() -> None:
+    """After the end, a chunk whose choices hold a non-object is still checked, not skipped silently."""
+    stream = assemble([chunk({}, "stop")])
+    with pytest.raises(InvalidStream, match=r"^item\[1\]\.choices\[0\]: must be an object"):
+        stream.feed({"choices": [1]})
+
+
+def test_calls_are_listed_in_index_order() -> None:
+    """A call opened at index 1 before index 0 is still listed second, as the whole response lists it."""
+    items = [calls_chunk(call_delta(1, "call_2", "g", "{}")), calls_chunk(call_delta(0, "call_1", "f", "{}"))]
+    assert message(items).tool_calls == (ToolCall("call_1", "f"), ToolCall("call_2", "g"))
+    assert [c.id for c in assemble(items).snapshot().tool_calls] == ["call_1", "call_2"]
