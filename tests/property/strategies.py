@@ -20,6 +20,7 @@ one draw, for the same reason.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import json
@@ -27,13 +28,14 @@ import random
 import re
 import sys
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from decimal import Decimal
 from typing import Any, TypeAlias, TypeVar, cast
 
 from hypothesis import strategies as st
 
-from toolturns import ChatMessage, Role, ToolCall
+from toolturns import ChatMessage, MessageError, Role, ToolCall
+from toolturns._stream import Assembler
 
 __all__ = [
     "ALL_KEYS",
@@ -824,3 +826,16 @@ def hostile_values(*, max_leaves: int = 8) -> st.SearchStrategy[Any]:
         ),
         max_leaves=max_leaves,
     )
+
+
+def feed_expecting_only_message_errors(assembler: Assembler, items: Iterable[Any]) -> None:
+    """Feed ``items``, with a snapshot after each, then ask for the message.
+
+    The invariant of every stream assembler: whatever the items, each step
+    either works or raises a MessageError; any other exception fails the test.
+    """
+    with contextlib.suppress(MessageError):
+        for item in items:
+            assembler.feed(item)
+            assembler.snapshot()
+        assembler.message()

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import wire_examples
-from toolturns import ChatMessage, MessageError, Role, ToolCall, anthropic
+from toolturns import ChatMessage, Role, ToolCall, anthropic
 
 from . import strategies as s
 
@@ -132,24 +132,10 @@ def test_any_cut_of_a_turn_assembles_back_into_it(
 @given(st.lists(s.arbitrary_json(), max_size=6))
 def test_arbitrary_json_raises_only_message_error(items: list[Any]) -> None:
     """Any JSON fed in either assembles or raises a MessageError, in feed, snapshot and message."""
-    assembler = anthropic.StreamAssembler()
-    try:
-        for item in items:
-            assembler.feed(item)
-            assembler.snapshot()
-        assembler.message()
-    except MessageError:
-        pass
+    s.feed_expecting_only_message_errors(anthropic.StreamAssembler(), items)
 
 
 @given(s.mutated(st.sampled_from(_GOLDEN)))
 def test_mutated_golden_streams_raise_only_message_error(events: list[Any]) -> None:
     """A recorded stream with a mistake deep inside either assembles or raises a MessageError."""
-    assembler = anthropic.StreamAssembler()
-    try:
-        for event in events:
-            assembler.feed(event)
-            assembler.snapshot()
-        assembler.message()
-    except MessageError:
-        pass
+    s.feed_expecting_only_message_errors(anthropic.StreamAssembler(), events)

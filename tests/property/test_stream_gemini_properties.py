@@ -11,7 +11,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolturns import ChatMessage, MessageError, Role, ToolCall, gemini
+from toolturns import ChatMessage, Role, ToolCall, gemini
 
 from . import strategies as s
 
@@ -133,24 +133,10 @@ def test_any_cut_of_a_turn_assembles_back_into_it(case: tuple[ChatMessage, list[
 @given(st.lists(s.arbitrary_json(), max_size=6))
 def test_arbitrary_json_raises_only_message_error(items: list[Any]) -> None:
     """Any JSON fed in either assembles or raises a MessageError, in feed, snapshot and message."""
-    assembler = gemini.StreamAssembler()
-    try:
-        for item in items:
-            assembler.feed(item)
-            assembler.snapshot()
-        assembler.message()
-    except MessageError:
-        pass
+    s.feed_expecting_only_message_errors(gemini.StreamAssembler(), items)
 
 
 @given(s.mutated(st.sampled_from(_GOLDEN)))
 def test_mutated_streams_raise_only_message_error(chunks: list[Any]) -> None:
     """A valid stream with a mistake deep inside either assembles or raises a MessageError."""
-    assembler = gemini.StreamAssembler()
-    try:
-        for item in chunks:
-            assembler.feed(item)
-            assembler.snapshot()
-        assembler.message()
-    except MessageError:
-        pass
+    s.feed_expecting_only_message_errors(gemini.StreamAssembler(), chunks)

@@ -10,7 +10,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolturns import ChatMessage, MessageError, ToolCall, ollama
+from toolturns import ChatMessage, ToolCall, ollama
 
 from . import strategies as s
 
@@ -102,11 +102,4 @@ _CHUNKS = st.builds(_chunks, _messages(), st.integers(0, 2**32), st.just(False),
 )
 def test_arbitrary_items_raise_only_message_error(items: list[Any]) -> None:
     """Arbitrary JSON and near-valid items fed in give a message or a MessageError, nothing else."""
-    stream = ollama.StreamAssembler()
-    try:
-        for item in items:
-            stream.feed(item)
-            stream.snapshot()
-        stream.message()
-    except MessageError:
-        pass
+    s.feed_expecting_only_message_errors(ollama.StreamAssembler(), items)

@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolturns import ChatMessage, MessageError, ToolCall, openai
+from toolturns import ChatMessage, ToolCall, openai
 
 from . import strategies as s
 
@@ -99,11 +99,4 @@ _CHUNKS = st.builds(_wire_chunks, _messages(), st.integers(0, 2**32), st.just(Fa
 )
 def test_arbitrary_items_raise_only_message_error(items: list[Any]) -> None:
     """Arbitrary JSON and near-valid chunks fed in give a message or a MessageError, nothing else."""
-    stream = openai.StreamAssembler()
-    try:
-        for item in items:
-            stream.feed(item)
-            stream.snapshot()
-        stream.message()
-    except MessageError:
-        pass
+    s.feed_expecting_only_message_errors(openai.StreamAssembler(), items)
