@@ -1,0 +1,299 @@
+"""Speed of toolturns' stream assembly against a hand-written accumulator, on OpenAI chunks.
+
+The baseline is the dict accumulator people write by hand: calls keyed by
+``index``, id and name set once, argument fragments appended to lists and
+joined once, then ``json.loads``. It checks nothing: it is the floor a
+validating assembler is measured against.
+
+Rows:
+
+- W4  one assistant turn with 3 tool calls (W1's calls of bench_wire.py:
+      arguments of 4-6 keys, nested, non-ASCII) streamed as OpenAI
+      ``chat.completion.chunk`` items: a role chunk, per call a first chunk
+      with id, type and name, then the argument text in 8-character fragments,
+      and a finish chunk. One operation feeds every chunk to
+      ``openai.StreamAssembler``, takes ``.message()`` and decodes every call's
+      ``.arguments``; the baseline does the same work with dicts and lists.
+- Scaling: one call whose arguments are ~1 MB of JSON text in 8-character
+  fragments, against ~100 KB: time(1 MB) / time(100 KB) for each contender.
+  Assembly that is linear in the stream gives about 10x (the target is at
+  most 11x); one that re-joins the text on every fragment grows quadratically.
+
+The chunks are decoded dicts, built before timing (as ``parse_sse`` gives
+them): the SSE parsing and ``json.loads`` of each line are not timed. Both
+sides are first checked to assemble the same calls (ids, names, decoded
+arguments); the run stops if not. Timing is bench_wire.py's: timeit-style
+samples with the garbage collector off, the contenders interleaved sample by
+sample, the best sample (min) and the median, the ratio as the median of the
+per-round ratios.
+
+Run from the repository root::
+
+    python benchmarks/bench_stream.py            # about 12 s
+    python benchmarks/bench_stream.py --quick    # about 4 s, for a smoke test
+    python benchmarks/bench_stream.py --profile  # where toolturns' time goes on W4 (cProfile)
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import os
+import platform
+import statistics
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import bench_wire
+from bench_wire import Result, Row, measure
+
+import toolturns
+from toolturns import openai
+
+Chunk = dict[str, Any]
+#: What both sides must produce: per call (id, name, decoded arguments), in index order.
+Calls = list[tuple[str, str, Any]]
+
+FRAGMENT = 8  # characters of argument text per chunk
+
+# -- the chunks ---------------------------------------------------------------------
+
+# The envelope every chat.completion.chunk carries (shared, as a decoder would
+# give equal values; the assemblers only read "choices").
+_ENVELOPE: dict[str, Any] = {
+    "id": "chatcmpl-AbC123xyzStreamBench",
+    "object": "chat.completion.chunk",
+    "created": 1764480000,
+    "model": "gpt-4o-2024-08-06",
+    "system_fingerprint": "fp_50cad350e4",
+}
+
+
+def _chunk(delta: dict[str, Any], finish_reason: str | None = None) -> Chunk:
+    return {
+        **_ENVELOPE,
+        "choices": [{"index": 0, "delta": delta, "logprobs": None, "finish_reason": finish_reason}],
+    }
+
+
+def make_chunks(calls: Sequence[tuple[str, str, str]], fragment: int = FRAGMENT) -> list[Chunk]:
+    """The decoded chunks of one streamed tool-call turn, as OpenAI sends them.
+
+    ``calls``: (id, name, argument JSON text); the text is cut every
+    ``fragment`` characters.
+    """
+    chunks = [_chunk({"role": "assistant", "content": None, "refusal": None})]
+    for index, (call_id, name, text) in enumerate(calls):
+        first = {
+            "index": index,
+            "id": call_id,
+            "type": "function",
+            "function": {"name": name, "arguments": ""},
+        }
+        chunks.append(_chunk({"tool_calls": [first]}))
+        for start in range(0, len(text), fragment):
+            piece = {"index": index, "function": {"arguments": text[start : start + fragment]}}
+            chunks.append(_chunk({"tool_calls": [piece]}))
+    chunks.append(_chunk({}, "tool_calls"))
+    return chunks
+
+
+def _model_json(arguments: Any) -> str:
+    """Argument text as models stream it: compact, non-ASCII kept as is."""
+    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
+
+
+def w4_chunks() -> list[Chunk]:
+    """W4's stream: bench_wire's W1 calls, 8 characters of arguments per chunk."""
+    return make_chunks([(i, n, _model_json(a)) for i, n, a in bench_wire.CALLS])
+
+
+def big_arguments(rows: int) -> dict[str, Any]:
+    """Large arguments (a batch insert), about 100 characters per row."""
+    return {
+        "table": "bookings",
+        "on_conflict": "update",
+        "rows": [
+            {
+                "id": n,
+                "guest": "Zoë Ægir" if n % 2 else "François Lefèvre",
+                "city": ("Kraków", "São Paulo", "東京", "Zürich")[n % 4],
+                "nights": n % 9 + 1,
+                "tags": ["late check-in", "🕒"] if n % 3 else [],
+                "paid": n % 5 != 0,
+            }
+            for n in range(rows)
+        ],
+    }
+
+
+def scaling_chunks(rows: int) -> tuple[list[Chunk], int]:
+    """One call with ``big_arguments(rows)``: its chunks and its argument length in characters."""
+    text = _model_json(big_arguments(rows))
+    return make_chunks([("call_bulk0001", "insert_rows", text)]), len(text)
+
+
+# -- the contenders -----------------------------------------------------------------
+
+
+def tt_assemble(chunks: Sequence[Chunk]) -> Calls:
+    """toolturns: feed every chunk, take the message, decode every call's arguments."""
+    stream = openai.StreamAssembler()
+    for chunk in chunks:
+        stream.feed(chunk)
+    message = stream.message()
+    return [(call.id, call.name, call.arguments) for call in message.tool_calls or ()]
+
+
+def base_assemble(chunks: Sequence[Chunk]) -> Calls:
+    """By hand: calls keyed by index, id and name set once, fragments joined once."""
+    calls: dict[int, dict[str, Any]] = {}
+    text: list[str] = []
+    for chunk in chunks:
+        for choice in chunk["choices"]:
+            delta = choice["delta"]
+            content = delta.get("content")
+            if content:
+                text.append(content)
+            for call_delta in delta.get("tool_calls") or ():
+                function = call_delta.get("function") or {}
+                call = calls.get(call_delta["index"])
+                if call is None:
+                    call = calls[call_delta["index"]] = {
+                        "id": call_delta.get("id"),
+                        "name": function.get("name"),
+                        "fragments": [],
+                    }
+                arguments = function.get("arguments")
+                if arguments:
+                    call["fragments"].append(arguments)
+    "".join(text)  # the text, as the message would carry it
+    return [
+        (call["id"], call["name"], json.loads("".join(call["fragments"])))
+        for _, call in sorted(calls.items())
+    ]
+
+
+def check_same_output(w4: Sequence[Chunk], big: Sequence[Chunk], big_expected: dict[str, Any]) -> None:
+    """Stop the run unless both sides assemble the same calls, the ones streamed."""
+    problems = []
+    expected = [(i, n, a) for i, n, a in bench_wire.CALLS]
+    if tt_assemble(w4) != expected:
+        problems.append("W4: toolturns did not assemble the streamed calls")
+    if base_assemble(w4) != expected:
+        problems.append("W4: the baseline did not assemble the streamed calls")
+    big_calls = [("call_bulk0001", "insert_rows", big_expected)]
+    if tt_assemble(big) != big_calls:
+        problems.append("scaling: toolturns did not assemble the streamed call")
+    if base_assemble(big) != big_calls:
+        problems.append("scaling: the baseline did not assemble the streamed call")
+    if problems:
+        sys.exit("bench_stream: not the same work, not timing it:\n  " + "\n  ".join(problems))
+
+
+# -- the report ----------------------------------------------------------------------
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:10.1f}"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:10.2f}"
+
+
+def _scale(result: Result) -> tuple[float, float]:
+    """time(large) / time(small) of a Result whose contenders are the two sizes:
+    of the minima, and the median of the per-round ratios."""
+    return min(result.toolturns) / min(result.baseline), statistics.median(result.ratios())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="a short run (fewer, shorter samples)")
+    parser.add_argument("--repeat", type=int, help="samples per contender on W4 (default 41, quick 7)")
+    parser.add_argument(
+        "--profile", action="store_true", help="instead of timing, show where toolturns' time goes on W4"
+    )
+    options = parser.parse_args(argv)
+    repeat = options.repeat or (7 if options.quick else 41)
+    seconds = 0.01 if options.quick else 0.05
+    scale_repeat = 5 if options.quick else 15
+
+    w4 = w4_chunks()
+    small_rows = 1050  # about 100 KB of arguments; the large stream has 10 times the rows
+    small, small_chars = scaling_chunks(small_rows)
+    large, large_chars = scaling_chunks(10 * small_rows)
+    check_same_output(w4, large, big_arguments(10 * small_rows))
+    w4_row = Row("W4 3 calls, 8-char deltas -> message", lambda: tt_assemble(w4), lambda: base_assemble(w4))
+
+    if options.profile:
+        bench_wire.profile([w4_row], seconds=0.2 if options.quick else 1.0)
+        return 0
+
+    fragments = sum(len(c["choices"][0]["delta"].get("tool_calls", ())) for c in w4) - len(bench_wire.CALLS)
+    print(
+        f"toolturns {toolturns.__version__}, Python {platform.python_version()} "
+        f"({platform.python_implementation()}), {platform.machine()}, {os.cpu_count()} CPUs"
+    )
+    print(
+        f"W4 stream: {len(w4)} chunks (role, 3 call starts, {fragments} argument fragments of "
+        f"{FRAGMENT} characters, finish)"
+    )
+    print(f"{repeat} interleaved samples of ~{seconds * 1000:.0f} ms per contender; GC off while timing")
+    print()
+    header = (
+        f"{'row':<42}{'toolturns µs':>14}{'(median)':>10}{'baseline µs':>13}{'(median)':>10}"
+        f"{'ratio':>8}{'(median)':>10}"
+    )
+    print(header)
+    print("-" * len(header))
+    result = measure(w4_row, repeat=repeat, seconds=seconds)
+    print(
+        f"{w4_row.name:<42}{_us(min(result.toolturns)):>14}{_us(statistics.median(result.toolturns)):>10}"
+        f"{_us(min(result.baseline)):>13}{_us(statistics.median(result.baseline)):>10}"
+        f"{min(result.toolturns) / min(result.baseline):>7.2f}x"
+        f"{statistics.median(result.ratios()):>9.2f}x",
+        flush=True,
+    )
+    per_chunk = statistics.median(result.toolturns) / len(w4)
+    base_per_chunk = statistics.median(result.baseline) / len(w4)
+    print(
+        f"   per chunk (median): toolturns {per_chunk * 1e6:.2f} µs, baseline {base_per_chunk * 1e6:.2f} µs"
+        "   (target: ratio <= 1.3)"
+    )
+    print()
+
+    print(
+        f"Scaling: one call, {large_chars / 1e6:.2f} MB of arguments ({len(large)} chunks) "
+        f"vs {small_chars / 1e3:.0f} KB ({len(small)} chunks), {large_chars / small_chars:.2f}x the text; "
+        f"{scale_repeat} interleaved samples per size"
+    )
+    header = f"{'contender':<12}{'1 MB ms':>10}{'(median)':>10}{'100 KB ms':>11}{'(median)':>10}{'scale':>8}{'(median)':>10}"
+    print(header)
+    print("-" * len(header))
+    scales = []
+    for name, function in (("toolturns", tt_assemble), ("baseline", base_assemble)):
+        # The two sizes as the two contenders: the per-round ratio is the scaling factor.
+        row = Row(name, functools.partial(function, large), functools.partial(function, small))
+        sizes = measure(row, repeat=scale_repeat, seconds=seconds)
+        of_minima, median = _scale(sizes)
+        scales.append(median)
+        print(
+            f"{name:<12}{_ms(min(sizes.toolturns)):>10}{_ms(statistics.median(sizes.toolturns)):>10}"
+            f"{_ms(min(sizes.baseline)):>11}{_ms(statistics.median(sizes.baseline)):>10}"
+            f"{of_minima:>7.2f}x{median:>9.2f}x",
+            flush=True,
+        )
+    print(f"   (target: toolturns scale <= 11x; linear is {large_chars / small_chars:.1f}x)")
+    print()
+    print("µs / ms per operation: best sample (min), then the median sample.")
+    print("ratio = toolturns / baseline: of the minima, then the median of the per-round ratios.")
+    print("scale = time(1 MB) / time(100 KB): of the minima, then the median of the per-round ratios.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
