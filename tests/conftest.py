@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,11 @@ settings.register_profile(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
-settings.load_profile("toolturns")
+# CI runs the whole suite under coverage on 2 cores, where tracing makes every
+# example several times slower; half the examples keep it within minutes.
+# Local runs keep hypothesis's default of 100.
+settings.register_profile("toolturns-ci", parent=settings.get_profile("toolturns"), max_examples=50)
+settings.load_profile("toolturns-ci" if os.environ.get("CI") else "toolturns")
 
 
 def wire_examples(provider: str, kind: str | None = None) -> list[dict[str, Any]]:
