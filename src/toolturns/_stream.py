@@ -14,7 +14,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import InvalidStream, at, describe
+from ._errors import InvalidStream, MessageError, describe
 from ._frozen import refuse_changes
 from ._message import ChatMessage
 
@@ -127,13 +127,20 @@ class Assembler(ABC):
             InvalidStream: the stream has already ended, or the item is not
                 one this provider sends; the path starts with ``item[N]``.
         """
-        if self._ended:
-            raise InvalidStream(f"item[{self._fed}]", "must not follow the end of the stream", describe(item))
-        with at(f"item[{self._fed}]"):
-            if not isinstance(item, dict):
-                raise InvalidStream("", "must be an object", describe(item))
+        where = f"item[{self._fed}]"
+        if self._ended and not self._accepts_after_end(item):
+            raise InvalidStream(where, "must not follow the end of the stream", describe(item))
+        if type(item) is not dict:
+            raise InvalidStream(where, "must be an object", describe(item))
+        try:
             self._feed(item)
+        except MessageError as error:  # try, not `with at()`: this runs once per chunk
+            raise error.with_prefix(where) from None
         self._fed += 1
+
+    def _accepts_after_end(self, item: object) -> bool:
+        """Whether ``item`` may still come after the closing event; none may by default."""
+        return False
 
     def message(self) -> ChatMessage:
         """The assistant turn assembled so far: text, and tool calls with their raw argument text.

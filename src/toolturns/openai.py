@@ -184,28 +184,11 @@ class StreamAssembler(Assembler):
         self._by_index: dict[int, _StreamedCall] = {}
         self._by_id: dict[str, _StreamedCall] = {}
 
-    def feed(self, item: object) -> None:
-        """Take the next item of the stream (one decoded SSE ``data:`` item).
-
-        Raises:
-            InvalidStream: the item is not a chat.completion.chunk, a delta has
-                the wrong shape (the path names it, such as
-                ``item[3].choices[0].delta.tool_calls[0].index``), the stream
-                carried an ``error``, or the item brings the chosen choice a
-                delta after its finish_reason.
-        """
-        if not self._ended and type(item) is dict and self._fast_fragment(item):
-            self._fed += 1
-            return
-        if self._ended and isinstance(item, dict) and not self._has_choice(item):
-            # After the closing chunk, OpenAI still sends the usage chunk
-            # (stream_options.include_usage), and with n > 1 the other
-            # choices go on: neither touches the assembled choice.
-            with at(f"item[{self._fed}]"):
-                self._feed(item)
-            self._fed += 1
-            return
-        super().feed(item)
+    def _accepts_after_end(self, item: object) -> bool:
+        # After the closing chunk, OpenAI still sends the usage chunk
+        # (stream_options.include_usage), and with n > 1 the other choices go
+        # on: neither touches the assembled choice.
+        return isinstance(item, dict) and not self._has_choice(item)
 
     def _fast_fragment(self, item: dict[str, Any]) -> bool:
         """Take the chunk most of a stream is made of, one text or argument
@@ -257,6 +240,8 @@ class StreamAssembler(Assembler):
         return any(_choice_index(entry) == self._choice for entry in choices)
 
     def _feed(self, item: dict[str, Any]) -> None:
+        if not self._ended and self._fast_fragment(item):
+            return
         error = item.get("error")
         if error is not None:
             # A failure after the response started arrives as a data item
