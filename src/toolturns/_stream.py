@@ -18,7 +18,7 @@ from ._errors import InvalidStream, MessageError, describe
 from ._frozen import refuse_changes
 from ._message import ChatMessage
 
-__all__ = ["Assembler", "PartialToolCall", "StreamSnapshot", "parse_sse"]
+__all__ = ["Assembler", "OtherKeys", "PartialToolCall", "StreamSnapshot", "parse_sse"]
 
 
 def parse_sse(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
@@ -89,6 +89,56 @@ class StreamSnapshot:
 
 refuse_changes(PartialToolCall)
 refuse_changes(StreamSnapshot)
+
+
+class _Text(list[str]):
+    """The fragments of a streamed text key, joined once when the message is built."""
+
+
+class OtherKeys:
+    """Message keys a stream repeats or streams that the assembler does not model.
+
+    Text arrives in fragments and concatenates; with ``extend_arrays`` arrays
+    extend (OpenAI's ``annotations``); any other value must come back the
+    same each time, since keeping one of two values would lose the other.
+    """
+
+    def __init__(self, *, extend_arrays: bool) -> None:
+        self._extend_arrays = extend_arrays
+        self._values: dict[str, Any] = {}
+
+    def merge(self, key: str, value: object, path: str) -> None:
+        """Add one occurrence of ``key``, or raise InvalidStream at ``path``."""
+        kept = self._values.get(key)
+        if kept is None:
+            if isinstance(value, str):
+                self._values[key] = _Text([value])
+            elif self._extend_arrays and isinstance(value, list):
+                self._values[key] = list(value)
+            else:
+                self._values[key] = value
+        elif isinstance(kept, _Text) and isinstance(value, str):
+            kept.append(value)
+        elif self._extend_arrays and type(kept) is list and isinstance(value, list):
+            kept.extend(value)
+        elif isinstance(kept, _Text) or _differ(kept, value):
+            arrays = " or array" if self._extend_arrays else ""
+            raise InvalidStream(
+                path,
+                f"must keep its value or stream text{arrays} fragments (toolturns cannot merge it otherwise)",
+                describe(value),
+            )
+
+    def joined(self) -> dict[str, Any]:
+        """The keys with their text fragments joined, in the order they first came."""
+        return {key: "".join(v) if isinstance(v, _Text) else v for key, v in self._values.items()}
+
+
+def _differ(kept: object, value: object) -> bool:
+    try:
+        return bool(kept != value)
+    except RecursionError:  # too deep to compare: not the same value as far as we can tell
+        return True
 
 
 class Assembler(ABC):

@@ -39,7 +39,7 @@ from ._errors import InvalidMessage, InvalidStream, InvalidToolCall, MessageErro
 from ._extra import Extra
 from ._json import join_key, value_key
 from ._message import ChatMessage, Role
-from ._stream import Assembler, PartialToolCall
+from ._stream import Assembler, OtherKeys, PartialToolCall
 from ._tool import Tool
 from ._tool_call import ToolCall
 
@@ -550,7 +550,7 @@ class StreamAssembler(Assembler):
         self._text: list[str] = []
         # Other keys of the messages, in the order they first came: text
         # (thinking) concatenates, any other value must stay the same.
-        self._others: dict[str, Any] = {}
+        self._others = OtherKeys(extend_arrays=False)
         # Each call as it came, and as read then (for the live view).
         self._calls: list[tuple[dict[str, Any], ToolCall]] = []
         self._created_at: object = None
@@ -609,20 +609,7 @@ class StreamAssembler(Assembler):
                         call = _read_call(raw, (*self._seed(), len(self._calls)))
                     self._calls.append((raw, call))
             else:
-                self._merge(key, value)
-
-    def _merge(self, key: str, value: object) -> None:
-        kept = self._others.get(key)
-        if kept is None:
-            self._others[key] = _Text([value]) if isinstance(value, str) else value
-        elif isinstance(kept, _Text) and isinstance(value, str):
-            kept.append(value)
-        elif isinstance(kept, _Text) or _differ(kept, value):
-            raise InvalidStream(
-                key,
-                "must keep its value or stream text fragments (toolturns cannot merge it otherwise)",
-                describe(value),
-            )
+                self._others.merge(key, value, key)
 
     def _content(self) -> str:
         if len(self._text) > 1:
@@ -649,19 +636,7 @@ class StreamAssembler(Assembler):
 
     def _build(self) -> ChatMessage:
         message: dict[str, Any] = {"role": Role.ASSISTANT.value, "content": self._content()}
-        for key, value in self._others.items():
-            message[key] = "".join(value) if isinstance(value, _Text) else value
+        message.update(self._others.joined())
         if self._calls:
             message["tool_calls"] = [raw for raw, _ in self._calls]
         return from_response({"created_at": self._created_at, "message": message})
-
-
-class _Text(list[str]):
-    """The fragments of a streamed text key other than content (thinking)."""
-
-
-def _differ(kept: object, value: object) -> bool:
-    try:
-        return bool(kept != value)
-    except RecursionError:  # too deep to compare: not the same value as far as we can tell
-        return True

@@ -16,7 +16,7 @@ from typing import Any
 from ._codec import at, check_messages, check_tool, check_tools
 from ._errors import InvalidMessage, InvalidStream, MessageError, describe
 from ._message import ChatMessage, Role
-from ._stream import Assembler, PartialToolCall
+from ._stream import Assembler, OtherKeys, PartialToolCall
 from ._tool import Tool
 
 __all__ = ["StreamAssembler", "from_request", "from_response", "to_request", "tool_definition"]
@@ -179,7 +179,7 @@ class StreamAssembler(Assembler):
         self._text: list[str] = []
         # Other keys of the delta, in the order they first came: text keys
         # concatenate, arrays extend, any other value must stay the same.
-        self._others: dict[str, Any] = {}
+        self._others = OtherKeys(extend_arrays=True)
         self._calls: list[_StreamedCall] = []
         self._by_index: dict[int, _StreamedCall] = {}
         self._by_id: dict[str, _StreamedCall] = {}
@@ -318,7 +318,7 @@ class StreamAssembler(Assembler):
                     except MessageError as failure:
                         raise failure.with_prefix(f"tool_calls[{position}]") from None
             else:
-                _merge(self._others, key, value, key)
+                self._others.merge(key, value, key)
 
     def _feed_call(self, delta: object, position: int) -> None:
         if not isinstance(delta, dict):
@@ -423,17 +423,12 @@ class StreamAssembler(Assembler):
                 function = {"name": call.name, "arguments": call.arguments_json(), **call.function_extra}
                 calls.append({"id": call.id, "type": "function", "function": function, **call.extra})
             body["tool_calls"] = calls
-        for key, value in self._others.items():
-            body[key] = "".join(value) if isinstance(value, _Text) else value
+        body.update(self._others.joined())
         return ChatMessage.from_dict(body)
 
 
 _CALL_DELTA_KEYS = frozenset({"index", "id", "type", "function"})
 _FUNCTION_DELTA_KEYS = frozenset({"name", "arguments"})
-
-
-class _Text(list[str]):
-    """The fragments of a streamed text key other than content (refusal, reasoning_content)."""
 
 
 def _choice_index(entry: object) -> int | None:
@@ -453,32 +448,3 @@ def _fragment_key(mapping: dict[str, Any], key: str, path: str) -> str | None:
     if not isinstance(value, str):
         raise InvalidStream(path, "must be a string", describe(value))
     return value
-
-
-def _merge(others: dict[str, Any], key: str, value: object, path: str) -> None:
-    """Add one delta key this codec does not model: text concatenates, arrays extend."""
-    kept = others.get(key)
-    if kept is None:
-        if isinstance(value, str):
-            others[key] = _Text([value])
-        elif isinstance(value, list):
-            others[key] = list(value)
-        else:
-            others[key] = value
-    elif isinstance(kept, _Text) and isinstance(value, str):
-        kept.append(value)
-    elif isinstance(kept, list) and not isinstance(kept, _Text) and isinstance(value, list):
-        kept.extend(value)
-    elif _differ(kept, value):
-        raise InvalidStream(
-            path,
-            "must keep its value or stream text or array fragments (toolturns cannot merge it otherwise)",
-            describe(value),
-        )
-
-
-def _differ(kept: object, value: object) -> bool:
-    try:
-        return bool(kept != value)
-    except RecursionError:  # too deep to compare: not the same value as far as we can tell
-        return True
