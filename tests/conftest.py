@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,3 +30,19 @@ def wire_examples(provider: str, kind: str | None = None) -> list[dict[str, Any]
     """The examples of ``tests/data/wire_examples.json`` for one provider."""
     examples: list[dict[str, Any]] = json.loads((DATA / "wire_examples.json").read_text("utf-8"))
     return [e for e in examples if e["provider"] == provider and (kind is None or e["kind"] == kind)]
+
+
+class Frozen(Mapping[str, Any]):
+    """A read-only mapping that is not a dict, as callers may pass where JSON objects go."""
+
+    def __init__(self, **items: Any) -> None:
+        self._items = dict(items)
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)

@@ -3,33 +3,18 @@
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 import pytest
 
+from tests.conftest import Frozen
 from toolturns import InvalidArguments, MessageError
 from toolturns._arguments import EMPTY_ARGUMENTS, decode_arguments, encode_arguments
 
 NOT_JSON = "must be JSON (a str-keyed mapping, list, tuple, str, int, finite float, bool or None)"
 NOT_ARGUMENTS = "must be a mapping, JSON text (str) or None"
-
-
-class Frozen(Mapping[str, Any]):
-    """A read-only mapping that is not a dict."""
-
-    def __init__(self, **items: Any) -> None:
-        self._items = dict(items)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._items[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 def encode(value: object) -> str:

@@ -7,33 +7,18 @@ import decimal
 import enum
 import json
 from collections import OrderedDict
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 import pytest
 
+from tests.conftest import Frozen
 from toolturns import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError
 from toolturns._json import JSON, MAX_DEPTH, decode, encode, json_kind, value_key
 
 NOT_JSON = "must be JSON (a str-keyed mapping, list, tuple, str, int, finite float, bool or None)"
 TOO_DEEP = f"must nest at most {MAX_DEPTH} levels deep (a circular structure never ends)"
-
-
-class Frozen(Mapping[str, Any]):
-    """A read-only mapping that is not a dict."""
-
-    def __init__(self, **items: Any) -> None:
-        self._items = dict(items)
-
-    def __getitem__(self, key: str) -> Any:
-        return self._items[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
 
 
 def nested_dicts(depth: int) -> dict[str, Any]:

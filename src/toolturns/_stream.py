@@ -188,6 +188,13 @@ class Assembler(ABC):
             raise error.with_prefix(where) from None
         self._fed += 1
 
+    def _end_with(self, reason: object, path: str) -> None:
+        """The provider said why it stopped (a string at ``path``): record it and end the stream."""
+        if not isinstance(reason, str):
+            raise InvalidStream(path, "must be a string", describe(reason))
+        self.finish_reason = reason
+        self._ended = True
+
     def _accepts_after_end(self, item: object) -> bool:
         """Whether ``item`` may still come after the closing event; none may by default."""
         return False

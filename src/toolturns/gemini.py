@@ -892,10 +892,7 @@ class StreamAssembler(Assembler):
                         self._add(_fields(raw, "a part object"))
         reason = candidate.get("finishReason")
         if reason is not None:
-            if not isinstance(reason, str):
-                raise InvalidStream("finishReason", "must be a string", describe(reason))
-            self.finish_reason = reason
-            self._ended = True
+            self._end_with(reason, "finishReason")
 
     def _add(self, part: dict[Any, Any]) -> None:
         text = part.get("text")

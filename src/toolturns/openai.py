@@ -289,10 +289,7 @@ class StreamAssembler(Assembler):
                 raise failure.with_prefix("delta") from None
         reason = entry.get("finish_reason")
         if reason is not None:
-            if not isinstance(reason, str):
-                raise InvalidStream("finish_reason", "must be a string", describe(reason))
-            self.finish_reason = reason
-            self._ended = True
+            self._end_with(reason, "finish_reason")
 
     def _feed_delta(self, delta: dict[str, Any]) -> None:
         for key, value in delta.items():
