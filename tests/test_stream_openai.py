@@ -672,3 +672,70 @@ def test_calls_are_listed_in_index_order() -> None:
     items = [calls_chunk(call_delta(1, "call_2", "g", "{}")), calls_chunk(call_delta(0, "call_1", "f", "{}"))]
     assert message(items).tool_calls == (ToolCall("call_1", "f"), ToolCall("call_2", "g"))
     assert [c.id for c in assemble(items).snapshot().tool_calls] == ["call_1", "call_2"]
+
+
+# -- the fragment fast path: chunks that look almost like a plain fragment ------------------
+
+
+def opened() -> openai.StreamAssembler:
+    """An assembler with call 0 open, so the next argument fragment takes the fast path."""
+    return assemble([calls_chunk(call_delta(0, "call_1", "f", ""))])
+
+
+@pytest.mark.parametrize(
+    ("item", "path", "rule"),
+    [
+        (calls_chunk({"index": True, "function": {"arguments": "{}"}}), "delta.tool_calls[0].index", "must be"),
+        (calls_chunk({"index": 0, "function": {"arguments": 5}}), "delta.tool_calls[0].function.arguments", "must be"),
+        (calls_chunk({"index": 0, "function": ["arguments"]}), "delta.tool_calls[0].function", "must be an object"),
+        (calls_chunk("x"), "delta.tool_calls[0]", "must be an object"),  # type: ignore[arg-type]
+        (chunk(["content"]), "delta", "must be an object"),
+        (chunk({"content": 5}), "delta.content", "must be a string"),
+    ],
+)
+def test_near_fragments_after_an_open_call_get_the_general_checks(item: Any, path: str, rule: str) -> None:
+    """A chunk shaped almost like a fragment is checked by the general path, with its path."""
+    stream = opened()
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed(item)
+    assert caught.value.path == f"item[1].choices[0].{path}"
+    assert caught.value.rule.startswith(rule)
+
+
+def test_a_first_chunk_of_text_alone_is_the_chosen_choice() -> None:
+    """A stream whose first chunk is a bare text fragment still assembles (no role chunk)."""
+    assert message([chunk({"content": "Hi"}), chunk({"content": "!"}, "stop")]).content == "Hi!"
+
+
+def test_a_boolean_choice_index_is_not_choice_one() -> None:
+    """True == 1 in Python, but a boolean index is refused, on the fast path as elsewhere."""
+    stream = assemble([chunk({"content": "a"}, index=1)], choice=1)
+    item = chunk({"content": "b"})
+    item["choices"][0]["index"] = True
+    with pytest.raises(InvalidStream, match="must be a non-negative integer"):
+        stream.feed(item)
+    assert stream.message().content == "a"
+
+
+def test_fragment_fields_beside_arguments_are_not_lost() -> None:
+    """A fragment delta with one more key goes the general way, which keeps that key."""
+    stream = opened()
+    stream.feed(calls_chunk({"index": 0, "function": {"arguments": "{}"}, "x_note": "kept"}))
+    call = stream.message().tool_calls[0]  # type: ignore[index]
+    assert (call.arguments_json, call.extra) == ("{}", {"x_note": "kept"})
+
+
+class _Odd(dict[str, Any]):
+    """A dict whose lookups fail with an error no JSON value raises."""
+
+    def __getitem__(self, key: str) -> Any:
+        raise RuntimeError(key)
+
+
+def test_a_lookup_failing_oddly_on_the_fast_path_leaves_the_chunk_to_the_general_path() -> None:
+    """Whatever the fast path meets, it never lets a foreign error out of feed()."""
+    stream = opened()
+    item = calls_chunk(call_delta(0, arguments="{}"))
+    item["choices"][0] = _Odd(item["choices"][0])
+    stream.feed(item)  # the general path reads the dict subclass with .get
+    assert stream.message().tool_calls[0].arguments_json == "{}"  # type: ignore[index]

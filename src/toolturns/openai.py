@@ -190,46 +190,53 @@ class StreamAssembler(Assembler):
         # on: neither touches the assembled choice.
         return isinstance(item, dict) and not self._has_choice(item)
 
-    def _fast_fragment(self, item: dict[str, Any]) -> bool:
-        """Take the chunk most of a stream is made of, one text or argument
-        fragment for the chosen choice, without the general path; False for
-        any other chunk, which the general path then reads and checks.
+    def feed(self, item: object) -> None:
+        """Take the next chunk (one decoded SSE ``data:`` item).
 
-        Assembly must cost about what a hand-written dict accumulator costs
-        (the issue's W4 benchmark), and layers of checks per chunk do not.
+        Raises:
+            InvalidStream: the stream has already ended, or the item is not a
+                chunk OpenAI sends; the path starts with ``item[N]``.
         """
-        choices = item.get("choices")
-        if type(choices) is not list or len(choices) != 1 or item.get("usage") is not None:
-            return False
-        entry = choices[0]
-        if type(entry) is not dict or entry.get("finish_reason") is not None or "error" in item:
-            return False
-        index = entry.get("index")
-        delta = entry.get("delta")
-        if type(index) is not int or index != self._choice or type(delta) is not dict or len(delta) != 1:
-            return False
-        content = delta.get("content")
-        if type(content) is str:
-            self._text.append(content)
-        else:
-            calls = delta.get("tool_calls")
-            if type(calls) is not list or len(calls) != 1:
-                return False
-            call_delta = calls[0]
-            if type(call_delta) is not dict or len(call_delta) != 2:
-                return False
-            function = call_delta.get("function")
-            if type(function) is not dict or len(function) != 1:
-                return False
-            fragment = function.get("arguments")
-            call_index = call_delta.get("index")
-            call = self._by_index.get(call_index) if type(call_index) is int else None
-            if call is None or type(fragment) is not str:
-                return False
-            if fragment:
-                call.fragments.append(fragment)
-        self._seen_choice = True
-        return True
+        # Most of a stream is chunks holding one text or argument fragment
+        # for the chosen choice. They are taken here, inline: assembly must
+        # cost about what a hand-written dict accumulator costs (the W4
+        # benchmark), and a call per layer of the general path costs more than
+        # the work. Any chunk that is not exactly such a fragment, including
+        # every malformed one, goes the general way, which checks it and says
+        # what is wrong; a lookup that fails here only means "not a fragment".
+        if type(item) is dict and not self._ended:
+            try:
+                (entry,) = item["choices"]
+                delta = entry["delta"]
+                index = entry.get("index", 0)
+                fragment_only = (
+                    len(delta) == 1
+                    and type(index) is int
+                    and index == self._choice
+                    and entry["finish_reason"] is None
+                    and item.get("usage") is None
+                    and "error" not in item
+                )
+                if fragment_only:
+                    content = delta.get("content")
+                    if type(content) is str:
+                        self._text.append(content)
+                        self._seen_choice = True
+                        self._fed += 1
+                        return
+                    (call_delta,) = delta["tool_calls"]
+                    function = call_delta["function"]
+                    fragment = function["arguments"]
+                    call_index = call_delta["index"]
+                    call = self._by_index.get(call_index) if type(call_index) is int else None
+                    if call is not None and type(fragment) is str and len(call_delta) == 2 and len(function) == 1:
+                        if fragment:
+                            call.fragments.append(fragment)
+                        self._fed += 1
+                        return
+            except Exception:  # any failure only means "not a plain fragment"
+                pass
+        super().feed(item)
 
     def _has_choice(self, item: dict[str, Any]) -> bool:
         choices = item.get("choices")
@@ -240,8 +247,6 @@ class StreamAssembler(Assembler):
         return any(_choice_index(entry) == self._choice for entry in choices)
 
     def _feed(self, item: dict[str, Any]) -> None:
-        if not self._ended and self._fast_fragment(item):
-            return
         error = item.get("error")
         if error is not None:
             # A failure after the response started arrives as a data item
