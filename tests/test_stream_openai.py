@@ -685,9 +685,21 @@ def opened() -> openai.StreamAssembler:
 @pytest.mark.parametrize(
     ("item", "path", "rule"),
     [
-        (calls_chunk({"index": True, "function": {"arguments": "{}"}}), "delta.tool_calls[0].index", "must be"),
-        (calls_chunk({"index": 0, "function": {"arguments": 5}}), "delta.tool_calls[0].function.arguments", "must be"),
-        (calls_chunk({"index": 0, "function": ["arguments"]}), "delta.tool_calls[0].function", "must be an object"),
+        (
+            calls_chunk({"index": True, "function": {"arguments": "{}"}}),
+            "delta.tool_calls[0].index",
+            "must be",
+        ),
+        (
+            calls_chunk({"index": 0, "function": {"arguments": 5}}),
+            "delta.tool_calls[0].function.arguments",
+            "must be",
+        ),
+        (
+            calls_chunk({"index": 0, "function": ["arguments"]}),
+            "delta.tool_calls[0].function",
+            "must be an object",
+        ),
         (calls_chunk("x"), "delta.tool_calls[0]", "must be an object"),  # type: ignore[arg-type]
         (chunk(["content"]), "delta", "must be an object"),
         (chunk({"content": 5}), "delta.content", "must be a string"),

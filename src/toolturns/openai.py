@@ -229,7 +229,12 @@ class StreamAssembler(Assembler):
                     fragment = function["arguments"]
                     call_index = call_delta["index"]
                     call = self._by_index.get(call_index) if type(call_index) is int else None
-                    if call is not None and type(fragment) is str and len(call_delta) == 2 and len(function) == 1:
+                    if (
+                        call is not None
+                        and type(fragment) is str
+                        and len(call_delta) == 2
+                        and len(function) == 1
+                    ):
                         if fragment:
                             call.fragments.append(fragment)
                         self._fed += 1
