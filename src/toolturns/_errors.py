@@ -11,6 +11,7 @@ __all__ = [
     "InvalidStream",
     "InvalidTool",
     "InvalidToolCall",
+    "InvalidTranscript",
     "MessageError",
     "at",
     "describe",
@@ -96,6 +97,15 @@ class InvalidStream(MessageError):
     ) -> None:
         super().__init__(path, rule, got)
         self.provider_error = provider_error
+
+
+class InvalidTranscript(MessageError):
+    """A transcript function was called wrongly: not a list of messages, an
+    unknown target, a limit that is not a non-negative integer.
+
+    Problems *inside* a transcript are not errors: ``check_transcript``
+    returns them as ``Problem`` values.
+    """
 
 
 class InvalidArguments(MessageError):
