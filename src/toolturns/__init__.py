@@ -12,12 +12,14 @@ from ._errors import (
     InvalidStream,
     InvalidTool,
     InvalidToolCall,
+    InvalidTranscript,
     MessageError,
 )
 from ._message import ChatMessage, Role
 from ._stream import PartialToolCall, StreamSnapshot, parse_sse
 from ._tool import Tool
 from ._tool_call import ToolCall
+from ._transcript import Problem, check_transcript, trim
 
 __all__ = (
     "ChatMessage",
@@ -26,14 +28,18 @@ __all__ = (
     "InvalidStream",
     "InvalidTool",
     "InvalidToolCall",
+    "InvalidTranscript",
     "MessageError",
     "PartialToolCall",
+    "Problem",
     "Role",
     "StreamSnapshot",
     "Tool",
     "ToolCall",
     "__version__",
+    "check_transcript",
     "parse_sse",
+    "trim",
 )
 
 __version__ = "0.1.0.dev0"
@@ -47,13 +53,17 @@ for _public in (
     InvalidStream,
     InvalidTool,
     InvalidToolCall,
+    InvalidTranscript,
     MessageError,
     PartialToolCall,
+    Problem,
     Role,
     StreamSnapshot,
     Tool,
     ToolCall,
+    check_transcript,
     parse_sse,
+    trim,
 ):
     _public.__module__ = __name__
 del _public

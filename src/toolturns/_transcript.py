@@ -1,0 +1,647 @@
+"""``check_transcript`` and ``trim``: whether a provider will accept a history, and shortening one safely.
+
+Both read a transcript without changing it. ``check_transcript`` reports every
+problem it finds as a ``Problem`` value (it raises only when called wrongly);
+``trim`` returns a new, shorter list of the caller's own items.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
+from ._frozen import refuse_changes
+from ._message import ChatMessage, Role
+from ._tool import Tool
+from ._tool_call import ToolCall
+
+__all__ = ["TARGETS", "Problem", "check_transcript", "trim"]
+
+#: The providers ``check_transcript`` knows rules of, by codec module name.
+TARGETS = ("openai", "anthropic", "gemini", "ollama")
+
+_SYSTEM_ROLES = (Role.SYSTEM, Role.DEVELOPER)
+
+# Tool names each provider accepts, in calls and in tool definitions.
+# OpenAI: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a
+# maximum length of 64" (ChatCompletionTool function.name). Anthropic: tool
+# name "^[a-zA-Z0-9_-]{1,64}$". Gemini: "Must start with a letter or an
+# underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and
+# dashes, with a maximum length of 64" (FunctionDeclaration.name). Ollama
+# documents none.
+_NAME_PATTERNS = {
+    "openai": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
+    "anthropic": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
+    "gemini": re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}"),
+}
+# OpenAI: "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a
+# string with maximum length 40".
+_OPENAI_MAX_ID = 40
+# Anthropic: tool_use.id must match ^[a-zA-Z0-9_-]+$.
+_ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]+")
+# The wires that carry arguments as an object, not as JSON text.
+_OBJECT_WIRES = ("anthropic", "gemini", "ollama")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing in a transcript that a provider would refuse, or that breaks a tool exchange.
+
+    Attributes:
+        index: The position of the message the problem is in; ``None`` when it
+            is not inside one message (the tools, or the transcript as a whole).
+        path: Where exactly: ``messages[3].tool_calls[1].id``, ``tools[0]``, ``messages``.
+        code: A stable snake_case name of the rule (``unanswered_call``);
+            docs/transcripts.md lists them all.
+        message: What is wrong, in a sentence.
+
+    >>> Problem(2, "messages[2].tool_call_id", "orphan_result", "answers no call")
+    Problem(index=2, path='messages[2].tool_call_id', code='orphan_result', message='answers no call')
+    >>> print(_)
+    messages[2].tool_call_id: orphan_result: answers no call
+    """
+
+    index: int | None
+    path: str
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.code}: {self.message}"
+
+
+refuse_changes(Problem)
+
+
+def check_transcript(
+    messages: Sequence[ChatMessage | Mapping[str, Any]],
+    *,
+    target: str | None = None,
+    tools: Sequence[Tool | Mapping[str, Any]] | None = None,
+    allow_pending: bool = True,
+) -> list[Problem]:
+    """Every problem of a transcript that would make a provider refuse it, in message order.
+
+    Without a target, the tool exchanges are checked: each call of an
+    assistant turn answered by exactly one tool result, the results right
+    after their turn, call ids unique across the transcript. ``target`` adds
+    that provider's own rules. The caller's data is never changed.
+
+    Args:
+        messages: ``ChatMessage`` values, or raw OpenAI-shape message dicts
+            (read with ``ChatMessage.from_dict``; one that does not read is a
+            problem at its index, and checking goes on).
+        target: ``"openai"``, ``"anthropic"``, ``"gemini"`` or ``"ollama"``.
+            When no problem is found, that codec's ``to_request`` is known to
+            accept the transcript.
+        tools: The tool definitions sent with the transcript (``Tool`` values
+            or OpenAI tool dicts): each must read, names must be unique, and
+            every call must name one of them.
+        allow_pending: A transcript may end on an assistant turn whose calls
+            have no results yet (a loop about to run the tools; the target
+            turn of a fine-tuning example). False makes those calls
+            ``unanswered_call`` too.
+
+    Returns:
+        The problems, ordered by message index (problems outside any message
+        first); an empty list when there is none.
+
+    Raises:
+        InvalidTranscript: ``messages`` is not a list or tuple, ``target`` is
+            not a known provider, ``tools`` is not a list or tuple or None, or
+            ``allow_pending`` is not a bool.
+
+    >>> from toolturns import ChatMessage, ToolCall, check_transcript
+    >>> history = [
+    ...     ChatMessage.user("Weather in Paris and Rome?"),
+    ...     ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_weather", {"city": "Paris"}),
+    ...                                       ToolCall("call_2", "get_weather", {"city": "Rome"})]),
+    ...     ChatMessage.tool_result("call_1", "18 C"),
+    ...     ChatMessage.user("And tomorrow?"),
+    ... ]
+    >>> for problem in check_transcript(history):
+    ...     print(problem)
+    messages[1].tool_calls[1]: unanswered_call: call 'call_2' (get_weather) has no tool result before messages[3] (user); every call must be answered right after its assistant turn
+    """
+    if not isinstance(messages, (list, tuple)):
+        raise InvalidTranscript("messages", "must be a list or tuple of messages", describe(messages))
+    if target is not None and target not in TARGETS:
+        raise InvalidTranscript(
+            "target", f"must be None or one of {', '.join(map(repr, TARGETS))}", describe(target)
+        )
+    if tools is not None and not isinstance(tools, (list, tuple)):
+        raise InvalidTranscript("tools", "must be None or a list or tuple of tools", describe(tools))
+    if type(allow_pending) is not bool:
+        raise InvalidTranscript("allow_pending", "must be a bool", describe(allow_pending))
+    check = _Check(target)
+    turns = check.read_messages(messages)
+    names = None if tools is None else check.read_tools(tools)
+    check.exchanges(turns, allow_pending)
+    if names is not None:
+        check.known_tools(turns, names)
+    if target is not None:
+        check.target_rules(turns, names)
+        if not check.problems:
+            check.codec_accepts(turns, tools)
+    return sorted(check.problems, key=lambda problem: -1 if problem.index is None else problem.index)
+
+
+@dataclass
+class _Unreadable:
+    """A message dict that did not read: only what the exchange checks can still use."""
+
+    role: object
+    tool_call_id: str | None
+
+
+@dataclass
+class _Exchange:
+    """An assistant turn with tool calls, and the results that answered it so far."""
+
+    index: int
+    message: ChatMessage
+    answers: dict[str, int] = field(default_factory=dict)  # call id -> index of its result
+    results: int = 0  # tool results right after the turn, answering or not (Gemini counts them)
+
+
+@dataclass
+class _Check:
+    """The problems of one transcript, found one rule family at a time."""
+
+    target: str | None
+    problems: list[Problem] = field(default_factory=list)
+    parsed_tools: list[Tool] = field(default_factory=list)
+
+    def add(self, index: int | None, path: str, code: str, message: str) -> None:
+        self.problems.append(Problem(index, path, code, message))
+
+    # -- reading ---------------------------------------------------------------
+
+    def read_messages(self, messages: Sequence[object]) -> list[ChatMessage | _Unreadable | None]:
+        """Each message as a ChatMessage; ``_Unreadable`` or None (not even a dict) when it does not read."""
+        turns: list[ChatMessage | _Unreadable | None] = []
+        for index, item in enumerate(messages):
+            if isinstance(item, ChatMessage):
+                turns.append(item)
+                continue
+            where = f"messages[{index}]"
+            if not isinstance(item, Mapping):
+                self.add(index, where, "invalid_message", f"must be a message object, got {describe(item)}")
+                turns.append(None)
+                continue
+            try:
+                turns.append(ChatMessage.from_dict(item))
+            except MessageError as error:
+                failure = error.with_prefix(where)
+                self.add(index, failure.path, "invalid_message", _rule_and_value(failure))
+                # A result that does not read may still answer its call: keep
+                # what the exchange checks need, so its call is not also
+                # reported unanswered.
+                call_id = item.get("tool_call_id")
+                turns.append(_Unreadable(item.get("role"), call_id if isinstance(call_id, str) else None))
+        return turns
+
+    def read_tools(self, tools: Sequence[Tool | Mapping[str, Any]]) -> set[str]:
+        """The names of the tools that read; the others, and repeated names, are problems."""
+        names: set[str] = set()
+        for number, item in enumerate(tools):
+            where = f"tools[{number}]"
+            try:
+                tool = item if isinstance(item, Tool) else Tool.from_dict(item)
+            except MessageError as error:
+                failure = error.with_prefix(where)
+                self.add(None, failure.path, "invalid_tool", _rule_and_value(failure))
+                continue
+            name_path = (
+                f"{where}.function.name"
+                if isinstance(item, Mapping) and "function" in item
+                else f"{where}.name"
+            )
+            if tool.name in names:
+                self.add(
+                    None,
+                    name_path,
+                    "duplicate_tool",
+                    f"tool name {tool.name!r} is defined twice; providers refuse repeated names",
+                )
+            else:
+                names.add(tool.name)
+                self.parsed_tools.append(tool)
+                self.check_name(None, name_path, tool.name)
+        return names
+
+    # -- the tool exchanges: every target -------------------------------------
+
+    def exchanges(self, turns: Sequence[ChatMessage | _Unreadable | None], allow_pending: bool) -> None:
+        """Calls answered once, right after their turn; results that answer a call; unique call ids."""
+        calls: dict[str, tuple[int, int]] = {}  # call id -> (index, position) of its first use
+        answered: dict[str, int] = {}  # call id -> index of its first result, anywhere
+        exchange: _Exchange | None = None
+        any_call_turn = False
+        for index, turn in enumerate(turns):
+            if turn is None:
+                continue
+            if turn.role == Role.TOOL:
+                if exchange is not None:
+                    exchange.results += 1
+                if turn.tool_call_id is not None:
+                    self.result(index, turn.tool_call_id, exchange, calls, answered, any_call_turn)
+                continue
+            if exchange is not None:
+                self.close(exchange, f"before messages[{index}] ({_role_name(turn.role)})")
+                exchange = None
+            if isinstance(turn, ChatMessage) and turn.tool_calls:
+                any_call_turn = True
+                exchange = _Exchange(index, turn)
+                for position, call in enumerate(turn.tool_calls):
+                    first = calls.setdefault(call.id, (index, position))
+                    if first != (index, position):
+                        self.add(
+                            index,
+                            f"messages[{index}].tool_calls[{position}].id",
+                            "duplicate_call_id",
+                            f"call id {call.id!r} is already used by messages[{first[0]}].tool_calls[{first[1]}]; "
+                            "a result could not say which call it answers",
+                        )
+        if exchange is not None:
+            pending = allow_pending and exchange.index == len(turns) - 1
+            if not pending:
+                self.close(exchange, "by the end of the transcript")
+
+    def result(
+        self,
+        index: int,
+        call_id: str,
+        exchange: _Exchange | None,
+        calls: Mapping[str, tuple[int, int]],
+        answered: dict[str, int],
+        any_call_turn: bool,
+    ) -> None:
+        """One tool result: which call it answers, or the rule it breaks."""
+        where = f"messages[{index}].tool_call_id"
+        if exchange is not None and any(call.id == call_id for call in exchange.message.tool_calls or ()):
+            earlier = exchange.answers.setdefault(call_id, index)
+            answered.setdefault(call_id, index)
+            if earlier != index:
+                self.add(
+                    index,
+                    where,
+                    "duplicate_result",
+                    f"call {call_id!r} is already answered by messages[{earlier}]; each call gets one result",
+                )
+            return
+        if call_id in answered:
+            self.add(
+                index,
+                where,
+                "duplicate_result",
+                f"call {call_id!r} is already answered by messages[{answered[call_id]}]; each call gets one result",
+            )
+        elif call_id in calls:
+            turn = calls[call_id][0]
+            answered[call_id] = index
+            self.add(
+                index,
+                where,
+                "late_result",
+                f"answers call {call_id!r} of messages[{turn}], but another turn came in between; "
+                "results must directly follow their assistant turn",
+            )
+        elif not any_call_turn:
+            self.add(
+                index,
+                where,
+                "result_before_call",
+                f"answers call {call_id!r}, but no assistant turn with tool calls comes before it",
+            )
+        else:
+            self.add(
+                index,
+                where,
+                "orphan_result",
+                f"answers call {call_id!r}, which no assistant turn before it made",
+            )
+
+    def close(self, exchange: _Exchange, when: str) -> None:
+        """The exchange is over: each call without a result is unanswered; Gemini counts results."""
+        calls = exchange.message.tool_calls or ()
+        for position, call in enumerate(calls):
+            if call.id not in exchange.answers:
+                self.add(
+                    exchange.index,
+                    f"messages[{exchange.index}].tool_calls[{position}]",
+                    "unanswered_call",
+                    f"call {call.id!r} ({call.name}) has no tool result {when}; "
+                    "every call must be answered right after its assistant turn",
+                )
+        if self.target == "gemini" and exchange.results != len(calls):
+            # Gemini: "Please ensure that the number of function response parts
+            # is equal to the number of function call parts of the function call turn."
+            self.add(
+                exchange.index,
+                f"messages[{exchange.index}]",
+                "result_count_mismatch",
+                f"has {_count(len(calls), 'call')} but {_count(exchange.results, 'tool result')} follow it; "
+                "Gemini needs exactly one function response per function call",
+            )
+
+    def known_tools(self, turns: Sequence[ChatMessage | _Unreadable | None], names: set[str]) -> None:
+        """Every call names a tool of the definitions sent with the transcript."""
+        for index, turn in enumerate(turns):
+            if isinstance(turn, ChatMessage):
+                for position, call in enumerate(turn.tool_calls or ()):
+                    if call.name not in names:
+                        self.add(
+                            index,
+                            f"messages[{index}].tool_calls[{position}].function.name",
+                            "unknown_tool",
+                            f"calls {call.name!r}, which is not among the tools defined",
+                        )
+
+    # -- the target's own rules -------------------------------------------------
+
+    def target_rules(self, turns: Sequence[ChatMessage | _Unreadable | None], names: set[str] | None) -> None:
+        """The rules of one provider that the tool exchanges do not cover."""
+        readable = [(index, turn) for index, turn in enumerate(turns) if isinstance(turn, ChatMessage)]
+        conversation = [(index, turn) for index, turn in readable if turn.role not in _SYSTEM_ROLES]
+        if not turns:
+            self.add(
+                None, "messages", "empty_transcript", f"has no messages; {self.target} needs at least one"
+            )
+        elif not conversation and len(readable) == len(turns) and self.target in ("anthropic", "gemini"):
+            self.add(
+                None,
+                "messages",
+                "no_conversation",
+                f"has only system messages; {self.target} sends those apart and needs at least one other message",
+            )
+        for index, turn in readable:
+            for position, call in enumerate(turn.tool_calls or ()):
+                self.call_rules(index, position, call)
+        if self.target == "anthropic":
+            self.anthropic_text(readable, last=len(turns) - 1)
+        if self.target == "gemini":
+            self.gemini_call_turns(conversation)
+
+    def call_rules(self, index: int, position: int, call: ToolCall) -> None:
+        where = f"messages[{index}].tool_calls[{position}]"
+        call_id = call.id
+        self.check_name(index, f"{where}.function.name", call.name)
+        if self.target == "openai" and len(call_id) > _OPENAI_MAX_ID:
+            self.add(
+                index,
+                f"{where}.id",
+                "id_too_long",
+                f"call id has {len(call_id)} characters; OpenAI refuses ids over {_OPENAI_MAX_ID}",
+            )
+        if self.target == "anthropic" and not _ANTHROPIC_ID.fullmatch(call_id):
+            self.add(
+                index,
+                f"{where}.id",
+                "invalid_call_id",
+                f"call id {call_id!r} is outside ^[a-zA-Z0-9_-]+$, which Anthropic requires of tool_use ids "
+                "(toolturns.anthropic.to_request escapes such ids; other senders get a 400)",
+            )
+        if self.target in _OBJECT_WIRES:
+            try:
+                call.arguments  # noqa: B018 - decoding is the check
+            except InvalidArguments as error:
+                self.add(
+                    index,
+                    f"{where}.function.arguments",
+                    "invalid_arguments",
+                    f"{_rule_and_value(error)}; {self.target} carries arguments as an object, so this text "
+                    "cannot be sent (keep_invalid_arguments=True sends it wrapped)",
+                )
+
+    def check_name(self, index: int | None, path: str, name: str) -> None:
+        pattern = _NAME_PATTERNS.get(self.target or "")
+        if pattern is not None and not pattern.fullmatch(name):
+            self.add(
+                index,
+                path,
+                "invalid_tool_name",
+                f"tool name {name!r} does not match {pattern.pattern}, which {self.target} requires",
+            )
+
+    def anthropic_text(self, readable: Sequence[tuple[int, ChatMessage]], last: int) -> None:
+        """Anthropic refuses empty and whitespace-only text blocks, and a final assistant text ending in whitespace."""
+        for index, turn in readable:
+            text, final = turn.content, index == last
+            if turn.role is Role.TOOL:
+                continue  # an empty result is sent without content, which Anthropic accepts
+            if text.strip():
+                if final and turn.role is Role.ASSISTANT and not turn.tool_calls and text != text.rstrip():
+                    # "final assistant content cannot end with trailing whitespace"
+                    self.add(
+                        index,
+                        f"messages[{index}].content",
+                        "trailing_whitespace",
+                        "the final assistant text ends in whitespace, which Anthropic refuses",
+                    )
+                continue
+            if not text and (
+                turn.role in _SYSTEM_ROLES or turn.tool_calls or (turn.role is Role.ASSISTANT and final)
+            ):
+                # Sent as no text block: toolturns drops an empty system message, a call
+                # turn has its calls, and Anthropic allows an empty final assistant turn.
+                continue
+            # "text content blocks must be non-empty" / "must contain non-whitespace text"
+            self.add(
+                index,
+                f"messages[{index}].content",
+                "empty_text",
+                f"{_role_name(turn.role)} text {text!r} is empty or only whitespace, which Anthropic refuses",
+            )
+
+    def gemini_call_turns(self, conversation: Sequence[tuple[int, ChatMessage]]) -> None:
+        """Gemini: a function call turn comes right after a user turn or a function response turn."""
+        previous: ChatMessage | None = None
+        for index, turn in conversation:
+            if turn.tool_calls and (previous is None or previous.role not in (Role.USER, Role.TOOL)):
+                after = "as the first turn" if previous is None else "right after an assistant turn"
+                self.add(
+                    index,
+                    f"messages[{index}]",
+                    "misplaced_call_turn",
+                    f"a tool-call turn {after}; Gemini needs it right after a user turn or tool results",
+                )
+            previous = turn
+
+    def codec_accepts(self, turns: Sequence[ChatMessage | _Unreadable | None], tools: object) -> None:
+        """The last word: the target's codec takes the transcript (what its rules above cannot see,
+        such as another provider's data in ``provider_data``)."""
+        codec = importlib.import_module(f"toolturns.{self.target}")
+        messages = [turn for turn in turns if isinstance(turn, ChatMessage)]
+        try:
+            codec.to_request(messages, tools=self.parsed_tools if tools is not None else None)
+        except MessageError as error:
+            index = _message_index(error.path)
+            self.add(
+                index,
+                error.path,
+                "not_convertible",
+                f"toolturns.{self.target}.to_request refuses it: {_rule_and_value(error)}",
+            )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _rule_and_value(error: MessageError) -> str:
+    return error.rule if error.got is None else f"{error.rule}, got {error.got}"
+
+
+def _role_name(role: object) -> str:
+    return str(role) if isinstance(role, str) else "a message that does not read"
+
+
+_INDEX = re.compile(r"messages\[(\d+)\]")
+
+
+def _message_index(path: str) -> int | None:
+    found = _INDEX.match(path)
+    return int(found.group(1)) if found else None
+
+
+# -- trim -----------------------------------------------------------------------
+
+_Item = TypeVar("_Item", bound=ChatMessage | Mapping[str, Any])
+
+
+def trim(
+    messages: Sequence[_Item],
+    *,
+    max_messages: int | None = None,
+    max_tokens: int | None = None,
+    count_tokens: Callable[[_Item], int] | None = None,
+    start_on_user: bool = True,
+) -> list[_Item]:
+    """The system messages and the newest turns that fit, never splitting a tool exchange.
+
+    The history is cut into units: a user turn, an assistant turn together
+    with the tool results that answer it, and so on. System and developer
+    messages are always kept, where they were. From the newest unit back,
+    whole units are kept while they fit both limits; the first that does not
+    fit ends the history. With ``start_on_user`` the kept history then starts
+    at a user turn (Gemini refuses a first tool-call turn, and a history that
+    opens with the model's reply to a dropped question reads oddly).
+
+    Args:
+        messages: ``ChatMessage`` values or OpenAI-shape message dicts; the
+            result holds the same items (never copies or changes them).
+        max_messages: At most this many messages, system messages included.
+        max_tokens: At most this many tokens, as ``count_tokens`` counts them.
+        count_tokens: Tokens of one item (your tokenizer); required with
+            ``max_tokens``. Its exceptions pass through.
+        start_on_user: Drop kept turns before the first kept user turn.
+
+    Raises:
+        InvalidTranscript: ``messages`` is not a list or tuple; a limit is not
+            a non-negative int, or is too small for the system messages
+            alone; ``max_tokens`` without ``count_tokens``.
+        InvalidMessage, InvalidToolCall: an item does not read as a message
+            (the path starts with ``messages[N]``).
+
+    >>> from toolturns import ChatMessage, ToolCall, trim
+    >>> history = [
+    ...     ChatMessage.system("Be brief."),
+    ...     ChatMessage.user("Weather in Paris?"),
+    ...     ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_weather", {"city": "Paris"})]),
+    ...     ChatMessage.tool_result("call_1", "18 C"),
+    ...     ChatMessage.assistant("18 C in Paris."),
+    ...     ChatMessage.user("And in Rome?"),
+    ... ]
+    >>> [m.role.value for m in trim(history, max_messages=4)]
+    ['system', 'user']
+    >>> [m.role.value for m in trim(history, max_messages=4, start_on_user=False)]
+    ['system', 'assistant', 'user']
+    >>> [m.role.value for m in trim(history, max_messages=5, start_on_user=False)]
+    ['system', 'assistant', 'tool', 'assistant', 'user']
+    """
+    if not isinstance(messages, (list, tuple)):
+        raise InvalidTranscript("messages", "must be a list or tuple of messages", describe(messages))
+    _check_limit("max_messages", max_messages)
+    _check_limit("max_tokens", max_tokens)
+    if max_tokens is not None and not callable(count_tokens):
+        raise InvalidTranscript(
+            "count_tokens",
+            "must be a function of one message when max_tokens is given",
+            describe(count_tokens),
+        )
+    if type(start_on_user) is not bool:
+        raise InvalidTranscript("start_on_user", "must be a bool", describe(start_on_user))
+
+    roles = [_role_of(index, item) for index, item in enumerate(messages)]
+    system = [index for index, role in enumerate(roles) if role in _SYSTEM_ROLES]
+    units = _units(roles)
+
+    def tokens(indexes: Sequence[int]) -> int:
+        assert count_tokens is not None
+        total = 0
+        for index in indexes:
+            counted = count_tokens(messages[index])
+            if type(counted) is not int or counted < 0:
+                raise InvalidTranscript("count_tokens", "must return a non-negative int", describe(counted))
+            total += counted
+        return total
+
+    room_messages = None if max_messages is None else max_messages - len(system)
+    room_tokens = None if max_tokens is None else max_tokens - tokens(system)
+    for limit, room in (("max_messages", room_messages), ("max_tokens", room_tokens)):
+        if room is not None and room < 0:
+            raise InvalidTranscript(
+                limit,
+                f"must leave room for the {len(system)} system and developer messages, which are always kept",
+                describe(max_messages if limit == "max_messages" else max_tokens),
+            )
+
+    kept: list[list[int]] = []
+    for unit in reversed(units):
+        if room_messages is not None:
+            room_messages -= len(unit)
+            if room_messages < 0:
+                break
+        if room_tokens is not None:
+            room_tokens -= tokens(unit)
+            if room_tokens < 0:
+                break
+        kept.append(unit)
+    kept.reverse()
+    if start_on_user:
+        while kept and roles[kept[0][0]] is not Role.USER:
+            kept.pop(0)
+    chosen = sorted([*system, *(index for unit in kept for index in unit)])
+    return [messages[index] for index in chosen]
+
+
+def _check_limit(name: str, value: object) -> None:
+    if value is not None and (type(value) is not int or value < 0):
+        raise InvalidTranscript(name, "must be None or a non-negative int", describe(value))
+
+
+def _role_of(index: int, item: object) -> Role:
+    if isinstance(item, ChatMessage):
+        return item.role
+    try:
+        return ChatMessage.from_dict(item).role
+    except MessageError as error:
+        raise error.with_prefix(f"messages[{index}]") from None
+
+
+def _units(roles: Sequence[Role]) -> list[list[int]]:
+    """The indexes of the non-system messages, grouped: a turn and the tool results after it."""
+    units: list[list[int]] = []
+    for index, role in enumerate(roles):
+        if role in _SYSTEM_ROLES:
+            continue
+        if role is Role.TOOL and units:
+            units[-1].append(index)  # a result stays with the turn that made its call
+        else:
+            units.append([index])
+    return units
