@@ -28,14 +28,14 @@ _SYSTEM_ROLES = (Role.SYSTEM, Role.DEVELOPER)
 
 # Tool names each provider accepts, in calls and in tool definitions.
 # OpenAI: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a
-# maximum length of 64" (ChatCompletionTool function.name). Anthropic: tool
-# name "^[a-zA-Z0-9_-]{1,64}$". Gemini: "Must start with a letter or an
-# underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and
-# dashes, with a maximum length of 64" (FunctionDeclaration.name). Ollama
-# documents none.
+# maximum length of 64" (ChatCompletionTool function.name). Anthropic answers
+# "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"
+# (64 until mid 2025). Gemini: "Must start with a letter or an underscore.
+# Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with
+# a maximum length of 64" (FunctionDeclaration.name). Ollama documents none.
 _NAME_PATTERNS = {
     "openai": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
-    "anthropic": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
+    "anthropic": re.compile(r"[a-zA-Z0-9_-]{1,128}"),
     "gemini": re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}"),
 }
 # OpenAI: "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a
@@ -597,7 +597,7 @@ def trim(
         if room is not None and room < 0:
             raise InvalidTranscript(
                 limit,
-                f"must leave room for the {len(system)} system and developer messages, which are always kept",
+                f"must leave room for the system and developer messages, which are always kept ({len(system)})",
                 describe(max_messages if limit == "max_messages" else max_tokens),
             )
 
