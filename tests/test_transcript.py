@@ -645,6 +645,27 @@ def test_an_unreadable_tool_result_without_a_string_id_answers_nothing() -> None
     assert "result_count_mismatch" not in codes(transcript, target="gemini")
 
 
+def test_an_unreadable_result_with_an_empty_id_answers_nothing_and_is_not_judged() -> None:
+    """A result dict whose tool_call_id is "" is invalid_message alone: "" is no id to look up."""
+    transcript = [ASK, CALL_WEATHER, R1, {"role": "tool", "tool_call_id": "", "content": "x"}, ANSWER]
+    assert found(transcript) == [(3, "messages[3].tool_call_id", "invalid_message")]
+
+
+def test_results_after_an_unreadable_call_turn_are_not_judged() -> None:
+    """The calls of a turn that does not read are unknown: its results are neither orphans nor early."""
+    bad_turn = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [CALL_WEATHER.tool_calls[0].to_wire()] * 2,
+    }
+    assert found([ASK, bad_turn, R1, ANSWER]) == [(1, "messages[1].tool_calls[1].id", "invalid_message")]
+    # Judging resumes at the next turn: a result after it is an orphan again.
+    assert found([ASK, CALL_WEATHER, R1, bad_turn, R1, ANSWER, result("call_9")]) == [
+        (3, "messages[3].tool_calls[1].id", "invalid_message"),
+        (6, "messages[6].tool_call_id", "orphan_result"),
+    ]
+
+
 def test_an_item_that_is_not_a_mapping_is_a_problem_and_checking_continues() -> None:
     """None, a list, a string, a number: each an invalid_message at its index; the rest is still checked."""
     transcript = [None, ASK, "hello", CALL_WEATHER, R1, 5, R1, [1]]

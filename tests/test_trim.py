@@ -170,8 +170,9 @@ def test_a_history_starting_on_a_result_keeps_that_result_apart() -> None:
         ChatMessage.user("Hi"),
     ]
     assert positions(trim(messages, start_on_user=False), messages) == [0, 1, 2]
-    assert positions(trim(messages), messages) == [0, 2]
+    assert positions(trim(messages), messages) == [0, 1, 2]  # nothing cut: returned whole
     assert positions(trim(messages, max_messages=2, start_on_user=False), messages) == [0, 2]
+    assert positions(trim(messages, max_messages=2), messages) == [0, 2]
 
 
 def test_the_result_is_a_new_list_of_the_same_objects() -> None:
@@ -388,3 +389,12 @@ def test_an_item_that_does_not_read_raises_its_error_with_the_index(
         trim([ChatMessage.user("hi"), item, ChatMessage.assistant("x")])
     assert type(caught.value) is error
     assert caught.value.path == path
+
+
+def test_start_on_user_leaves_a_history_that_fits_whole() -> None:
+    """start_on_user applies to a history that was cut; one that fits keeps its opening greeting."""
+    messages = [ChatMessage.system("S"), ChatMessage.assistant("How can I help?"), ChatMessage.user("Hi")]
+    assert positions(trim(messages), messages) == [0, 1, 2]
+    assert positions(trim(messages, max_messages=3), messages) == [0, 1, 2]
+    assert positions(trim(messages, max_messages=2), messages) == [0, 2]
+    assert positions(trim(messages, max_messages=2, start_on_user=False), messages) == [0, 2]

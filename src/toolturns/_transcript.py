@@ -155,7 +155,8 @@ class _Unreadable:
     """A message dict that did not read: only what the exchange checks can still use."""
 
     role: object
-    tool_call_id: str | None
+    tool_call_id: str | None  # a result's id, when it is a non-empty string
+    makes_calls: bool  # an assistant turn with some tool_calls: its results cannot be judged
 
 
 @dataclass
@@ -198,11 +199,19 @@ class _Check:
             except MessageError as error:
                 failure = error.with_prefix(where)
                 self.add(index, failure.path, "invalid_message", _rule_and_value(failure))
-                # A result that does not read may still answer its call: keep
-                # what the exchange checks need, so its call is not also
-                # reported unanswered.
+                # A result that does not read may still answer its call, and a
+                # call turn that does not read still has results after it:
+                # keep what the exchange checks need, so that one unreadable
+                # message is not reported again as an unanswered call or as
+                # results answering nothing.
                 call_id = item.get("tool_call_id")
-                turns.append(_Unreadable(item.get("role"), call_id if isinstance(call_id, str) else None))
+                turns.append(
+                    _Unreadable(
+                        item.get("role"),
+                        call_id if isinstance(call_id, str) and call_id else None,
+                        item.get("role") == Role.ASSISTANT.value and bool(item.get("tool_calls")),
+                    )
+                )
         return turns
 
     def read_tools(self, tools: Sequence[Tool | Mapping[str, Any]]) -> set[str]:
@@ -242,10 +251,13 @@ class _Check:
         answered: dict[str, int] = {}  # call id -> index of its first result, anywhere
         exchange: _Exchange | None = None
         any_call_turn = False
+        unknown_calls = False  # the results follow a call turn that did not read
         for index, turn in enumerate(turns):
             if turn is None:
                 continue
             if turn.role == Role.TOOL:
+                if unknown_calls:
+                    continue
                 if exchange is not None:
                     exchange.results += 1
                 if turn.tool_call_id is not None:
@@ -254,6 +266,7 @@ class _Check:
             if exchange is not None:
                 self.close(exchange, f"before messages[{index}] ({_role_name(turn.role)})")
                 exchange = None
+            unknown_calls = isinstance(turn, _Unreadable) and turn.makes_calls
             if isinstance(turn, ChatMessage) and turn.tool_calls:
                 any_call_turn = True
                 exchange = _Exchange(index, turn)
@@ -367,12 +380,17 @@ class _Check:
     def target_rules(self, turns: Sequence[ChatMessage | _Unreadable | None], names: set[str] | None) -> None:
         """The rules of one provider that the tool exchanges do not cover."""
         readable = [(index, turn) for index, turn in enumerate(turns) if isinstance(turn, ChatMessage)]
-        conversation = [(index, turn) for index, turn in readable if turn.role not in _SYSTEM_ROLES]
+        # What Anthropic and Gemini see as the conversation: system messages go apart.
+        conversation = [
+            (index, turn)
+            for index, turn in enumerate(turns)
+            if not (isinstance(turn, ChatMessage) and turn.role in _SYSTEM_ROLES)
+        ]
         if not turns:
             self.add(
                 None, "messages", "empty_transcript", f"has no messages; {self.target} needs at least one"
             )
-        elif not conversation and len(readable) == len(turns) and self.target in ("anthropic", "gemini"):
+        elif not conversation and self.target in ("anthropic", "gemini"):
             self.add(
                 None,
                 "messages",
@@ -383,7 +401,7 @@ class _Check:
             for position, call in enumerate(turn.tool_calls or ()):
                 self.call_rules(index, position, call)
         if self.target == "anthropic":
-            self.anthropic_text(readable, last=len(turns) - 1)
+            self.anthropic_text(readable, last=conversation[-1][0] if conversation else -1)
         if self.target == "gemini":
             self.gemini_call_turns(conversation)
 
@@ -458,19 +476,26 @@ class _Check:
                 f"{_role_name(turn.role)} text {text!r} is empty or only whitespace, which Anthropic refuses",
             )
 
-    def gemini_call_turns(self, conversation: Sequence[tuple[int, ChatMessage]]) -> None:
+    def gemini_call_turns(self, conversation: Sequence[tuple[int, ChatMessage | _Unreadable | None]]) -> None:
         """Gemini: a function call turn comes right after a user turn or a function response turn."""
-        previous: ChatMessage | None = None
-        for index, turn in conversation:
-            if turn.tool_calls and (previous is None or previous.role not in (Role.USER, Role.TOOL)):
-                after = "as the first turn" if previous is None else "right after an assistant turn"
-                self.add(
-                    index,
-                    f"messages[{index}]",
-                    "misplaced_call_turn",
-                    f"a tool-call turn {after}; Gemini needs it right after a user turn or tool results",
-                )
-            previous = turn
+        for position, (index, turn) in enumerate(conversation):
+            if not (isinstance(turn, ChatMessage) and turn.tool_calls):
+                continue
+            previous = conversation[position - 1][1]
+            if position == 0:
+                after = "as the first turn"
+            elif not isinstance(previous, ChatMessage):
+                continue  # after a message that does not read, which may well be the user turn
+            elif previous.role in (Role.USER, Role.TOOL):
+                continue
+            else:
+                after = "right after an assistant turn"
+            self.add(
+                index,
+                f"messages[{index}]",
+                "misplaced_call_turn",
+                f"a tool-call turn {after}; Gemini needs it right after a user turn or tool results",
+            )
 
     def codec_accepts(self, turns: Sequence[ChatMessage | _Unreadable | None], tools: object) -> None:
         """The last word: the target's codec takes the transcript (what its rules above cannot see,
@@ -528,9 +553,10 @@ def trim(
     with the tool results that answer it, and so on. System and developer
     messages are always kept, where they were. From the newest unit back,
     whole units are kept while they fit both limits; the first that does not
-    fit ends the history. With ``start_on_user`` the kept history then starts
-    at a user turn (Gemini refuses a first tool-call turn, and a history that
-    opens with the model's reply to a dropped question reads oddly).
+    fit ends the history. With ``start_on_user``, a history that was cut then
+    starts at a user turn (Gemini refuses a first tool-call turn, and a history
+    that opens with the model's reply to a dropped question misleads it); a
+    history that fits whole is returned whole.
 
     Args:
         messages: ``ChatMessage`` values or OpenAI-shape message dicts; the
@@ -539,7 +565,8 @@ def trim(
         max_tokens: At most this many tokens, as ``count_tokens`` counts them.
         count_tokens: Tokens of one item (your tokenizer); required with
             ``max_tokens``. Its exceptions pass through.
-        start_on_user: Drop kept turns before the first kept user turn.
+        start_on_user: When turns were dropped, drop also the kept turns
+            before the first kept user turn.
 
     Raises:
         InvalidTranscript: ``messages`` is not a list or tuple; a limit is not
@@ -613,7 +640,7 @@ def trim(
                 break
         kept.append(unit)
     kept.reverse()
-    if start_on_user:
+    if start_on_user and len(kept) < len(units):  # a history cut short, not one left whole
         while kept and roles[kept[0][0]] is not Role.USER:
             kept.pop(0)
     chosen = sorted([*system, *(index for unit in kept for index in unit)])

@@ -217,7 +217,8 @@ def expected_trim(roles: Sequence[Role], sizes: Sequence[int], room: int, start_
         if room < 0:
             break
         kept.insert(0, unit)
-    while start_on_user and kept and roles[kept[0][0]] is not Role.USER:
+    # start_on_user: only a history that was cut starts at a user turn
+    while start_on_user and len(kept) < len(units) and kept and roles[kept[0][0]] is not Role.USER:
         kept.pop(0)
     system = [index for index, role in enumerate(roles) if role in SYSTEM_ROLES]
     return sorted(system + [index for unit in kept for index in unit])
