@@ -656,7 +656,7 @@ def test_results_after_an_unreadable_call_turn_are_not_judged() -> None:
     bad_turn = {
         "role": "assistant",
         "content": None,
-        "tool_calls": [CALL_WEATHER.tool_calls[0].to_wire()] * 2,
+        "tool_calls": [ToolCall("call_1", "get_weather").to_wire()] * 2,
     }
     assert found([ASK, bad_turn, R1, ANSWER]) == [(1, "messages[1].tool_calls[1].id", "invalid_message")]
     # Judging resumes at the next turn: a result after it is an orphan again.
