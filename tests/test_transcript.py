@@ -1107,3 +1107,50 @@ def test_problem_pickles_and_shows_its_public_name() -> None:
         "Problem(index=1, path='messages[1].tool_call_id', code='result_before_call'"
     )
     assert Problem.__module__ == "toolturns"
+
+
+# -- the tool list read once for equal lists ------------------------------------------------
+
+
+def test_an_equal_tool_list_gives_the_same_problems_again() -> None:
+    """Checking many transcripts with the same tools reports the tools' problems each time."""
+    tools: list[Any] = [{"type": "function", "function": {"name": "get_weather"}}, {"function": {"name": ""}}]
+    first = check_transcript([ASK, CALL_WEATHER, R1], tools=tools, target="openai")
+    again = check_transcript([ASK, CALL_WEATHER, R1], tools=copy.deepcopy(tools), target="openai")
+    assert first == again
+    assert [p.code for p in first] == ["invalid_tool"]
+
+
+def test_a_tool_list_changed_after_a_check_is_read_again() -> None:
+    """The remembered list is a copy: changing the caller's list in place is seen by the next check."""
+    tools: list[Any] = [{"type": "function", "function": {"name": "get_weather"}}]
+    assert check_transcript([ASK, CALL_WEATHER, R1], tools=tools) == []
+    tools[0]["function"]["name"] = "get_time"
+    assert codes([ASK, CALL_WEATHER, R1], tools=tools) == ["unknown_tool"]
+    assert codes([ASK, CALL_WEATHER, R1], tools=tools, target="gemini") == ["unknown_tool"]
+
+
+class _Uncomparable(dict[str, Any]):
+    """A tool dict whose comparison fails."""
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no comparing")
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _Uncopyable(dict[str, Any]):
+    """A tool dict that refuses to be copied."""
+
+    def __deepcopy__(self, memo: object) -> Any:
+        raise RuntimeError("no copying")
+
+
+def test_tool_values_that_cannot_be_compared_or_copied_are_read_each_time() -> None:
+    """A tool list that fails to compare or to copy is simply read again; only Problems come out."""
+    uncopyable = [_Uncopyable({"type": "function", "function": {"name": "get_time"}})]
+    for _ in range(2):
+        assert codes([ASK, CALL_WEATHER, R1], tools=uncopyable) == ["unknown_tool"]
+    uncomparable = [_Uncomparable({"type": "function", "function": {"name": "get_time"}})]
+    for _ in range(2):
+        assert codes([ASK, CALL_WEATHER, R1], tools=uncomparable) == ["unknown_tool"]

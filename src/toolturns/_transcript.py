@@ -7,6 +7,7 @@ problem it finds as a ``Problem`` value (it raises only when called wrongly);
 
 from __future__ import annotations
 
+import copy
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -146,7 +147,7 @@ def check_transcript(
     if target is not None:
         check.target_rules(turns, names)
         if not check.problems:
-            check.codec_accepts(turns, tools)
+            check.codec_accepts(turns)
     return sorted(check.problems, key=lambda problem: -1 if problem.index is None else problem.index)
 
 
@@ -157,6 +158,53 @@ class _Unreadable:
     role: object
     tool_call_id: str | None  # a result's id, when it is a non-empty string
     makes_calls: bool  # an assistant turn with some tool_calls: its results cannot be judged
+
+
+class _LastTools:
+    """The last tool list read, with what reading it found.
+
+    A dataset sends the same tools with every transcript, and a loop with every
+    turn; reading a tool (its schema encoded and checked) costs more than
+    checking a whole transcript, so an equal list is not read again.
+    Comparing two lists costs a few microseconds; encoding them to compare
+    their JSON text would cost ten times that. Python equality takes ``1``
+    and ``1.0`` (and ``True``) as equal: for a tool list that differs from the
+    last only so, a problem's message may show the other spelling.
+    """
+
+    def __init__(self) -> None:
+        self.entry: (
+            tuple[str | None, object, tuple[Problem, ...], frozenset[str], tuple[Tool, ...]] | None
+        ) = None
+
+    def find(
+        self, target: str | None, tools: object
+    ) -> tuple[tuple[Problem, ...], frozenset[str], tuple[Tool, ...]] | None:
+        entry = self.entry  # one read: another thread may replace it meanwhile
+        if entry is None or entry[0] != target:
+            return None
+        try:
+            same = bool(entry[1] == tools)
+        except Exception:  # a value whose comparison fails is simply not the same list
+            return None
+        return entry[2:] if same else None
+
+    def remember(
+        self,
+        target: str | None,
+        tools: object,
+        problems: Sequence[Problem],
+        names: set[str],
+        parsed: Sequence[Tool],
+    ) -> None:
+        try:
+            kept = copy.deepcopy(tools)  # the caller may change their list afterwards
+        except Exception:  # a value that cannot be copied is not remembered
+            return
+        self.entry = (target, kept, tuple(problems), frozenset(names), tuple(parsed))
+
+
+_last_tools = _LastTools()
 
 
 @dataclass
@@ -216,6 +264,18 @@ class _Check:
 
     def read_tools(self, tools: Sequence[Tool | Mapping[str, Any]]) -> set[str]:
         """The names of the tools that read; the others, and repeated names, are problems."""
+        known = _last_tools.find(self.target, tools)
+        if known is not None:
+            problems, names, parsed = known
+            self.problems.extend(problems)
+            self.parsed_tools.extend(parsed)
+            return set(names)
+        found = len(self.problems)
+        read = self.read_each_tool(tools)
+        _last_tools.remember(self.target, tools, self.problems[found:], read, self.parsed_tools)
+        return read
+
+    def read_each_tool(self, tools: Sequence[Tool | Mapping[str, Any]]) -> set[str]:
         names: set[str] = set()
         for number, item in enumerate(tools):
             where = f"tools[{number}]"
@@ -497,13 +557,15 @@ class _Check:
                 f"a tool-call turn {after}; Gemini needs it right after a user turn or tool results",
             )
 
-    def codec_accepts(self, turns: Sequence[ChatMessage | _Unreadable | None], tools: object) -> None:
+    def codec_accepts(self, turns: Sequence[ChatMessage | _Unreadable | None]) -> None:
         """The last word: the target's codec takes the transcript (what its rules above cannot see,
         such as another provider's data in ``provider_data``)."""
         codec = importlib.import_module(f"toolturns.{self.target}")
         messages = [turn for turn in turns if isinstance(turn, ChatMessage)]
         try:
-            codec.to_request(messages, tools=self.parsed_tools if tools is not None else None)
+            # Without the tools: read_tools found them valid and their names
+            # unique, and a codec's tool_definition takes any valid Tool.
+            codec.to_request(messages)
         except MessageError as error:
             index = _message_index(error.path)
             self.add(
