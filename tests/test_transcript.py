@@ -1136,7 +1136,7 @@ class _Uncomparable(dict[str, Any]):
     def __eq__(self, other: object) -> bool:
         raise RuntimeError("no comparing")
 
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None
 
 
 class _Uncopyable(dict[str, Any]):
