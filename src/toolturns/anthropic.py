@@ -33,7 +33,7 @@ from ._codec import (
     check_tools,
     provider_entry,
 )
-from ._errors import InvalidMessage, InvalidStream, InvalidToolCall, MessageError, describe
+from ._errors import InvalidMessage, InvalidStream, InvalidTool, InvalidToolCall, MessageError, describe
 from ._extra import carries_nothing
 from ._json import decode, join_key
 from ._message import ChatMessage, Role
@@ -64,6 +64,9 @@ _ID_RULE = "must be an id as to_request encodes it ('tt-', then letters, digits 
 _TEXT_KEYS = frozenset({"type", "text"})
 _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 _TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
+# The keys of a tool definition: what a Tool carries, its type ("custom") and
+# cache_control, which only steers Anthropic's prompt cache.
+_TOOL_KEYS = frozenset({"type", "name", "description", "input_schema", "cache_control"})
 # A native message has exactly these keys (Anthropic's MessageParam).
 _MESSAGE_KEYS = frozenset({"role", "content"})
 _SYSTEM_ROLES = (Role.SYSTEM, Role.DEVELOPER)
@@ -603,6 +606,57 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
         definition["description"] = tool.description
     definition["input_schema"] = tool.parameters
     return definition
+
+
+def _read_tools(tools: object) -> list[Tool]:
+    """The tools of a stored request body: the reverse of ``tool_definition``.
+
+    Only custom tools are read: a server tool (``web_search_20250305``, ...)
+    is Anthropic's own and cannot be carried to another provider, so it
+    raises. ``cache_control`` steers Anthropic's prompt cache only and is
+    not kept.
+
+    Raises:
+        InvalidTool: the path is the native one (``tools[2].input_schema``).
+    """
+    if not isinstance(tools, (list, tuple)):
+        raise InvalidTool("tools", "must be an array of tool definitions", describe(tools))
+    result = []
+    for number, item in enumerate(tools):
+        with at(f"tools[{number}]"):
+            result.append(_read_tool(item))
+    return result
+
+
+def _read_tool(item: object) -> Tool:
+    if not isinstance(item, Mapping):
+        raise InvalidTool("", "must be an object (a tool definition)", describe(item))
+    kind = item.get("type")
+    if kind is not None and kind != "custom":
+        raise InvalidTool(
+            "type",
+            "must be 'custom' or absent: a server tool is Anthropic's own and cannot be carried elsewhere",
+            describe(kind),
+        )
+    for key, value in item.items():
+        if key not in _TOOL_KEYS and value is not None:
+            raise InvalidTool(
+                join_key("", key),
+                "is not a key of a tool toolturns carries (name, description, input_schema)",
+                describe(value),
+            )
+    if item.get("input_schema") is None:
+        raise InvalidTool("input_schema", "is required (Anthropic answers 400 without it)")
+    description = item.get("description")
+    try:
+        return Tool(item.get("name"), "" if description is None else description, item["input_schema"])  # type: ignore[arg-type]
+    except InvalidTool as error:
+        # Tool names its schema "parameters"; the error must name the native key.
+        if error.path.startswith("parameters"):
+            raise InvalidTool(
+                "input_schema" + error.path.removeprefix("parameters"), error.rule, error.got
+            ) from None
+        raise
 
 
 # -- streaming --------------------------------------------------------------------------
