@@ -1,0 +1,487 @@
+"""The ``toolturns`` command line: ``check`` and ``convert`` over JSONL files of transcripts.
+
+Each line of a file is one transcript: ``{"messages": [...], "tools": [...]}``
+(OpenAI's fine-tuning format; other keys are ignored) or a bare array of
+messages. Files are read in binary one line at a time, so memory stays flat
+however large the file; each line is decoded on its own, so one bad line is
+reported and the run goes on. ``main`` is the entry point for code (tests,
+benchmarks); ``run`` is the console script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import gzip
+import json
+import os
+import sys
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from time import monotonic
+from typing import Any, NoReturn, Protocol, TextIO
+
+from . import __version__, anthropic, gemini, ollama, openai
+from ._errors import InvalidTool, InvalidTranscript, MessageError, at, describe
+from ._json import JSON, decode, json_kind
+from ._message import ChatMessage
+from ._tool import Tool
+from ._transcript import TARGETS, Problem, check_transcript
+
+__all__ = ["main", "run"]
+
+# Exit statuses: the convention of grep and diff.
+_CLEAN, _FOUND, _TROUBLE = 0, 1, 2
+
+#: Seconds between two redraws of the progress line.
+PROGRESS_EVERY = 0.2
+
+# Decoded lines are written back compact and in UTF-8, as they are usually read.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+
+_LINE_SHAPE = 'an array of messages or an object with a "messages" array'
+
+
+class _Writer(Protocol):
+    def __call__(
+        self, messages: Sequence[ChatMessage], *, tools: Sequence[Tool] | None, keep_invalid_arguments: bool
+    ) -> dict[str, Any]: ...
+
+
+def _openai_request(
+    messages: Sequence[ChatMessage], *, tools: Sequence[Tool] | None, keep_invalid_arguments: bool
+) -> dict[str, Any]:
+    # The OpenAI wire carries arguments as text, malformed or not: there is
+    # nothing to keep, and its to_request takes no such option.
+    return openai.to_request(messages, tools=tools)
+
+
+_WRITERS: dict[str, _Writer] = {
+    "openai": _openai_request,
+    "anthropic": anthropic.to_request,
+    "gemini": gemini.to_request,
+    "ollama": ollama.to_request,
+}
+_READERS: dict[str, Callable[[object], list[ChatMessage]]] = {
+    "openai": openai.from_request,
+    "anthropic": anthropic.from_request,
+    "gemini": gemini.from_request,
+    "ollama": ollama.from_request,
+}
+
+
+def _function_tools(tools: object) -> list[Tool]:
+    """Tools in the OpenAI shape, which Ollama shares: ``{"type": "function", "function": {...}}``."""
+    if not isinstance(tools, list):
+        raise InvalidTool("tools", "must be an array of tool definitions", describe(tools))
+    result = []
+    for number, item in enumerate(tools):
+        with at(f"tools[{number}]"):
+            result.append(Tool.from_dict(item))
+    return result
+
+
+_TOOL_READERS: dict[str, Callable[[object], list[Tool]]] = {
+    "openai": _function_tools,
+    "anthropic": anthropic._read_tools,
+    "gemini": gemini._read_tools,
+    "ollama": _function_tools,
+}
+
+
+# -- the command line --------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv`` (default: the process's arguments); return the exit status.
+
+    Writes problems and converted bodies to ``sys.stdout`` and reports, the
+    summary and progress to ``sys.stderr``, as they are when called.
+
+    Returns:
+        0 when nothing was found, 1 when problems were found (``check``) or
+        lines skipped (``convert``), 2 for a usage error or a file that could
+        not be read.
+    """
+    parser = _parser()
+    try:
+        options = parser.parse_args(argv)
+    except SystemExit as stop:
+        # argparse exits on --help, --version and usage errors; a caller in
+        # the same process gets the status instead of a SystemExit.
+        return int(stop.code or 0)
+    command: Callable[[argparse.Namespace], int] = options.command
+    return command(options)
+
+
+def run() -> NoReturn:
+    """The ``toolturns`` console script and ``python -m toolturns``: ``main()``, then exit with its status."""
+    stdout = sys.stdout
+    if hasattr(stdout, "reconfigure"):
+        # Output lines are JSON or name JSON paths: UTF-8 whatever the locale.
+        # A lone surrogate (valid in a JSON string escape) can only sit inside
+        # a JSON string, where the escape Python writes for it is the JSON
+        # escape, so the line stays valid JSON and nothing is lost.
+        stdout.reconfigure(encoding="utf-8", errors="backslashreplace")
+    try:
+        status = main()
+        sys.stdout.flush()  # a closed pipe shows here, not in a traceback at exit
+    except BrokenPipeError:
+        # The reader went away (toolturns check ... | head): the run did not
+        # finish. Point stdout at /dev/null so the flush at exit stays quiet.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        status = _TROUBLE
+    except KeyboardInterrupt:
+        sys.stderr.write("\n")
+        status = 130  # the shell's status for a run ended by Ctrl-C (128 + SIGINT)
+    sys.exit(status)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="toolturns",
+        description="Check and convert JSONL files of chat transcripts with tool calls.",
+        epilog="Exit status: 0 nothing found, 1 problems found or lines skipped, 2 usage or I/O error.",
+    )
+    parser.add_argument("--version", action="version", version=f"toolturns {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    check = commands.add_parser(
+        "check",
+        help="report every problem a provider would refuse, one line each",
+        description="Report every problem of each transcript, one line each, on standard output.",
+    )
+    check.set_defaults(command=_check)
+    check.add_argument("--target", choices=TARGETS, help="add that provider's own rules")
+    check.add_argument(
+        "--format",
+        choices=("text", "json"),
+        default="text",
+        help="text: FILE:LINE: PATH: CODE: MESSAGE (default); json: one JSON object per problem",
+    )
+    check.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print no problems, summary or progress: the exit status says",
+    )
+    check.add_argument(
+        "--no-pending",
+        action="store_true",
+        help="a transcript may not end on an assistant turn whose calls have no results",
+    )
+    _add_files(check)
+
+    convert = commands.add_parser(
+        "convert",
+        help="write each transcript as a provider's request body, one per line",
+        description="Write each transcript as a native request body (messages and tools), one per line.",
+    )
+    convert.set_defaults(command=_convert)
+    convert.add_argument("--to", required=True, choices=TARGETS, dest="target", help="the provider to write")
+    convert.add_argument(
+        "--from",
+        choices=TARGETS,
+        default="openai",
+        dest="source",
+        help="the provider whose request bodies the lines are (default: openai, the fine-tuning format)",
+    )
+    convert.add_argument(
+        "--keep-invalid-arguments",
+        action="store_true",
+        help='send arguments that are not a JSON object as {"_toolturns_raw_arguments": text} instead of skipping',
+    )
+    _add_files(convert)
+    return parser
+
+
+def _add_files(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="JSONL file, one transcript per line; .gz files are decompressed; - reads standard input",
+    )
+
+
+# -- check -------------------------------------------------------------------------------
+
+
+def _check(options: argparse.Namespace) -> int:
+    write = sys.stdout.write
+    as_json = options.format == "json"
+    counts = _Counts()
+    progress = _Progress(sys.stderr, enabled=not options.quiet)
+    for name in options.files:
+        shown = _shown(name)
+        try:
+            for number, raw in _lines(name, progress, counts):
+                problems = _problems(raw, number, options.target, not options.no_pending)
+                if not problems:
+                    continue
+                counts.failed += 1
+                if options.quiet:
+                    continue
+                progress.clear()
+                for problem in problems:
+                    write(_json_line(shown, number, problem) if as_json else f"{shown}:{number}: {problem}\n")
+        except _Unreadable as error:
+            counts.unreadable += 1
+            progress.clear()
+            sys.stderr.write(f"toolturns: {shown}: {error}\n")
+    progress.clear()
+    if not options.quiet:
+        found = f"{counts.failed} with problems" if counts.failed else "no problems"
+        sys.stderr.write(f"checked {_count(counts.lines, 'transcript')} in {counts.elapsed()}: {found}")
+        sys.stderr.write(_not_read(counts) + "\n")
+    if counts.unreadable:
+        return _TROUBLE
+    return _FOUND if counts.failed else _CLEAN
+
+
+def _problems(raw: bytes, number: int, target: str | None, allow_pending: bool) -> list[Problem]:
+    """The problems of one line: of the line itself, or of the transcript it holds."""
+    try:
+        messages, tools = _transcript(_decoded(raw, number))
+        return check_transcript(messages, target=target, tools=tools, allow_pending=allow_pending)  # type: ignore[arg-type]
+    except _BadLine as error:
+        return [Problem(None, error.path, error.code, error.message)]
+    except InvalidTranscript as error:  # the line's shape is checked first; this is a safety net
+        return [Problem(None, error.path or "line", "not_a_transcript", _sentence(error))]
+
+
+def _json_line(shown: str, number: int, problem: Problem) -> str:
+    fields = {
+        "file": shown,
+        "line": number,
+        "index": problem.index,
+        "path": problem.path,
+        "code": problem.code,
+        "message": problem.message,
+    }
+    return _ENCODER.encode(fields) + "\n"
+
+
+# -- convert -----------------------------------------------------------------------------
+
+
+def _convert(options: argparse.Namespace) -> int:
+    write = sys.stdout.write
+    counts = _Counts()
+    progress = _Progress(sys.stderr, enabled=True)
+    for name in options.files:
+        shown = _shown(name)
+        try:
+            for number, raw in _lines(name, progress, counts):
+                try:
+                    body = _converted(raw, number, options)
+                except _BadLine as error:
+                    where, reason = error.path, error.message
+                except MessageError as error:
+                    where, reason = error.path or "line", _sentence(error)
+                else:
+                    write(_ENCODER.encode(body) + "\n")
+                    continue
+                counts.failed += 1
+                progress.clear()
+                sys.stderr.write(f"{shown}:{number}: {where}: {reason}\n")
+        except _Unreadable as error:
+            counts.unreadable += 1
+            progress.clear()
+            sys.stderr.write(f"toolturns: {shown}: {error}\n")
+    progress.clear()
+    written = counts.lines - counts.failed
+    sys.stderr.write(
+        f"read {_count(counts.lines, 'transcript')} in {counts.elapsed()}: "
+        f"{written} converted, {counts.failed} skipped{_not_read(counts)}\n"
+    )
+    if counts.unreadable:
+        return _TROUBLE
+    return _FOUND if counts.failed else _CLEAN
+
+
+def _converted(raw: bytes, number: int, options: argparse.Namespace) -> dict[str, Any]:
+    """One line as the request body of ``options.target``: its messages and tools, nothing else."""
+    value = _decoded(raw, number)
+    source: str = options.source
+    messages: JSON
+    tools: JSON
+    if source == "openai":
+        messages, tools = _transcript(value)
+    else:
+        # A native body (or a bare list, which from_request reads too); other
+        # keys (model, options) are not messages and are not carried.
+        messages, tools = value, value.get("tools") if isinstance(value, dict) else None
+    read_messages = _READERS[source](messages)
+    read_tools = None if tools is None else _TOOL_READERS[source](tools)
+    return _WRITERS[options.target](
+        read_messages, tools=read_tools, keep_invalid_arguments=options.keep_invalid_arguments
+    )
+
+
+# -- reading lines -----------------------------------------------------------------------
+
+
+class _Unreadable(Exception):
+    """A file that could not be opened or read to its end; the reason is the message."""
+
+
+class _BadLine(Exception):
+    """A line that holds no transcript: not UTF-8, not JSON, or not the shape of one."""
+
+    def __init__(self, path: str, code: str, message: str) -> None:
+        super().__init__(path, code, message)
+        self.path = path
+        self.code = code
+        self.message = message
+
+
+def _shown(name: str) -> str:
+    return "<stdin>" if name == "-" else name
+
+
+def _open(name: str) -> AbstractContextManager[Iterable[bytes]]:
+    if name == "-":
+        return nullcontext(sys.stdin.buffer)  # not closed: it is the process's
+    if name.endswith(".gz"):
+        return gzip.open(name, "rb")
+    return open(name, "rb")
+
+
+def _lines(name: str, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, bytes]]:
+    """The non-blank lines of a file and their numbers (from 1, blank lines counted), one at a time.
+
+    Raises:
+        _Unreadable: the file cannot be opened, or reading it fails midway (a
+            truncated or corrupt gzip file); the lines before were given.
+    """
+    try:
+        with _open(name) as stream:
+            for number, raw in enumerate(stream, 1):
+                counts.read += 1
+                progress.update(counts.read)
+                if raw.isspace():
+                    continue
+                counts.lines += 1
+                yield number, raw
+    except (OSError, EOFError, zlib.error) as error:
+        raise _Unreadable(_reason(error)) from None
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror  # "No such file or directory", as a shell says it
+    return str(error)  # gzip: "Not a gzipped file (b'{\"')", "Compressed file ended before..."
+
+
+def _decoded(raw: bytes, number: int) -> JSON:
+    """The JSON value of a line, or _BadLine (code ``invalid_json``) saying why it is none."""
+    if number == 1 and raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]  # editors on Windows start UTF-8 files with one
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _BadLine(
+            "line",
+            "invalid_json",
+            f"must be UTF-8 text, got byte {raw[error.start]:#04x} at byte {error.start + 1} ({error.reason})",
+        ) from None
+    try:
+        return decode(text)
+    except json.JSONDecodeError as error:
+        # A position past the last character (the newline) says the line was cut short.
+        where = (
+            "at the end of the line" if error.pos >= len(text.rstrip()) else f"at character {error.pos + 1}"
+        )
+        raise _BadLine("line", "invalid_json", f"is not JSON: {error.msg} {where}") from None
+    except ValueError as error:  # NaN, a number out of range, nesting too deep
+        raise _BadLine("line", "invalid_json", f"is not JSON: {error}") from None
+
+
+def _transcript(value: JSON) -> tuple[list[JSON], list[JSON] | None]:
+    """The messages and tools of a decoded line, or _BadLine (code ``not_a_transcript``)."""
+    if isinstance(value, list):
+        return value, None
+    if not isinstance(value, dict):
+        raise _BadLine("line", "not_a_transcript", f"must be {_LINE_SHAPE}, got {json_kind(value)}")
+    if "messages" not in value:
+        raise _BadLine("messages", "not_a_transcript", f"is required: a line must be {_LINE_SHAPE}")
+    messages = value["messages"]
+    if not isinstance(messages, list):
+        raise _BadLine(
+            "messages", "not_a_transcript", f"must be an array of messages, got {json_kind(messages)}"
+        )
+    tools = value.get("tools")
+    if tools is not None and not isinstance(tools, list):
+        raise _BadLine(
+            "tools", "not_a_transcript", f"must be an array of tool definitions, got {json_kind(tools)}"
+        )
+    return messages, tools
+
+
+def _sentence(error: MessageError) -> str:
+    """An error without its path: the rule and the value, for a line that names the path apart."""
+    return error.rule if error.got is None else f"{error.rule}, got {error.got}"
+
+
+# -- counting and progress ---------------------------------------------------------------
+
+
+class _Counts:
+    """What a run has seen so far, for the summary and the progress line."""
+
+    __slots__ = ("failed", "lines", "read", "start", "unreadable")
+
+    def __init__(self) -> None:
+        self.start = monotonic()
+        self.read = 0  # lines read, blank ones included
+        self.lines = 0  # transcripts: non-blank lines
+        self.failed = 0  # lines with problems, or skipped
+        self.unreadable = 0  # files that could not be read to the end
+
+    def elapsed(self) -> str:
+        return f"{monotonic() - self.start:.1f} s"
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _not_read(counts: _Counts) -> str:
+    return f"; {_count(counts.unreadable, 'file')} not read" if counts.unreadable else ""
+
+
+class _Progress:
+    """A line on a terminal's stderr, redrawn in place: lines read so far, and how fast.
+
+    Drawn only when the stream is a terminal (a log file or a pipe would fill
+    with carriage returns), at most every ``PROGRESS_EVERY`` seconds, and
+    cleared before anything else is written to the terminal.
+    """
+
+    __slots__ = ("_next", "_start", "_stream", "_width")
+
+    def __init__(self, stream: TextIO, *, enabled: bool) -> None:
+        self._stream = stream
+        self._start = monotonic()
+        # A disabled line is never due: one comparison per line, no branch.
+        self._next = self._start + PROGRESS_EVERY if enabled and stream.isatty() else float("inf")
+        self._width = 0  # of the text on screen; 0 when nothing is shown
+
+    def update(self, lines: int) -> None:
+        now = monotonic()
+        if now < self._next:
+            return
+        self._next = now + PROGRESS_EVERY
+        text = f"{lines} lines read, {lines / (now - self._start):.0f} lines/s"
+        self._stream.write("\r" + text.ljust(self._width))
+        self._stream.flush()
+        self._width = len(text)
+
+    def clear(self) -> None:
+        if self._width:
+            self._stream.write("\r" + " " * self._width + "\r")
+            self._stream.flush()
+            self._width = 0

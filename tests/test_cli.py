@@ -1,0 +1,1090 @@
+"""The ``toolturns`` command line: ``check`` and ``convert`` in process (for coverage), the
+real console script in subprocesses (exit codes, stdin, gzip, bad files, flat memory),
+and the codecs' tool readers that ``convert --from`` uses."""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import io
+import json
+import os
+import re
+import runpy
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import toolturns
+from toolturns import (
+    ChatMessage,
+    InvalidTool,
+    InvalidTranscript,
+    Tool,
+    ToolCall,
+    __version__,
+    anthropic,
+    gemini,
+    ollama,
+    openai,
+)
+from toolturns import _cli as cli
+
+TOOLTURNS = Path(sys.executable).parent / "toolturns"
+PROVIDERS = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "ollama": ollama}
+
+WEATHER = Tool(
+    "get_weather",
+    "Current weather in a city",
+    {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+)
+PARIS = ToolCall("call_1", "get_weather", {"city": "Paris"})
+GOOD = [
+    ChatMessage.system("Be brief."),
+    ChatMessage.user("Weather in Paris?"),
+    ChatMessage.assistant_tool_calls([PARIS]),
+    ChatMessage.tool_result("call_1", '{"temperature": 18}'),
+    ChatMessage.assistant("18 °C in Paris."),
+]
+# The call is left unanswered: a user turn comes before its result.
+UNANSWERED = [
+    ChatMessage.user("Weather in Paris?"),
+    ChatMessage.assistant_tool_calls([PARIS]),
+    ChatMessage.user("Hello?"),
+]
+# Ends on the call turn: fine unless --no-pending.
+PENDING = GOOD[:3]
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def line(
+    messages: Sequence[ChatMessage], tools: Sequence[Tool] | None = None, **other: Any
+) -> dict[str, Any]:
+    """One fine-tuning line: ``{"messages": [...], "tools": [...]?}`` plus other keys."""
+    value: dict[str, Any] = {"messages": [m.to_wire() for m in messages]}
+    if tools is not None:
+        value["tools"] = [openai.tool_definition(tool) for tool in tools]
+    return {**value, **other}
+
+
+def jsonl(*items: object) -> bytes:
+    """JSONL bytes: a value per line, bytes and str lines written as they are."""
+    lines = []
+    for item in items:
+        if isinstance(item, bytes):
+            lines.append(item)
+        elif isinstance(item, str):
+            lines.append(item.encode())
+        else:
+            lines.append(json.dumps(item, ensure_ascii=False).encode())
+    return b"".join(part + b"\n" for part in lines)
+
+
+def write(path: Path, *items: object) -> str:
+    """Write ``items`` as JSONL (gzip-compressed for a .gz name) and return the path as a str."""
+    data = jsonl(*items)
+    path.write_bytes(gzip.compress(data) if path.name.endswith(".gz") else data)
+    return str(path)
+
+
+def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``main(argv)`` in process: its status, stdout and stderr."""
+    status = cli.main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def summary(err: str) -> str:
+    """The summary line, with the time taken replaced by T."""
+    return re.sub(r"in \d+\.\d s", "in T s", err.splitlines()[-1])
+
+
+class FakeTerminal(io.StringIO):
+    """A stderr that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A clock that moves 0.1 s each time the CLI reads it: progress is due every other line."""
+    now = [1000.0]
+
+    def tick() -> float:
+        now[0] += 0.1
+        return now[0]
+
+    monkeypatch.setattr(cli, "monotonic", tick)
+
+
+def stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    """Make ``data`` the process's standard input."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+# -- check: what it reports -----------------------------------------------------------------
+
+
+def test_check_clean_file_exits_0_with_a_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file of valid transcripts prints nothing on stdout, a summary on stderr, and exits 0."""
+    path = write(tmp_path / "data.jsonl", line(GOOD, [WEATHER]), line(GOOD))
+    status, out, err = call(capsys, "check", path)
+    assert (status, out) == (0, "")
+    assert summary(err) == "checked 2 transcripts in T s: no problems"
+
+
+def test_check_reports_file_line_path_code_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each problem is one line FILE:LINE: PATH: CODE: MESSAGE; problems found exit 1."""
+    path = write(tmp_path / "data.jsonl", line(GOOD), line(UNANSWERED))
+    status, out, err = call(capsys, "check", path)
+    assert status == 1
+    assert out.splitlines() == [
+        f"{path}:2: messages[1].tool_calls[0]: unanswered_call: call 'call_1' (get_weather) has no tool "
+        "result before messages[2] (user); every call must be answered right after its assistant turn"
+    ]
+    assert summary(err) == "checked 2 transcripts in T s: 1 with problems"
+
+
+def test_check_reads_bare_lists_and_ignores_other_keys(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line may be a bare array of messages; keys other than messages and tools are ignored."""
+    bare = [m.to_wire() for m in GOOD]
+    path = write(tmp_path / "data.jsonl", bare, line(GOOD, weight=1, metadata={"source": "x"}))
+    assert call(capsys, "check", path)[:2] == (0, "")
+
+
+def test_check_skips_blank_lines_but_counts_them(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Blank and whitespace-only lines are not transcripts, but line numbers still count them."""
+    path = write(tmp_path / "data.jsonl", line(GOOD), "", "  \t\r", line(UNANSWERED))
+    status, out, err = call(capsys, "check", path)
+    assert status == 1
+    assert out.startswith(f"{path}:4: messages[1].tool_calls[0]: unanswered_call: ")
+    assert summary(err) == "checked 2 transcripts in T s: 1 with problems"
+
+
+def test_check_one_transcript_is_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary says "1 transcript", not "1 transcripts"."""
+    path = write(tmp_path / "data.jsonl", line(UNANSWERED))
+    assert summary(call(capsys, "check", path)[2]) == "checked 1 transcript in T s: 1 with problems"
+
+
+def test_check_empty_file_is_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty file has no transcripts and no problems."""
+    path = tmp_path / "empty.jsonl"
+    path.write_bytes(b"")
+    status, out, err = call(capsys, "check", str(path))
+    assert (status, out, summary(err)) == (0, "", "checked 0 transcripts in T s: no problems")
+
+
+def test_check_bad_lines_are_problems_and_the_run_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line that is not UTF-8 or not JSON is an invalid_json problem at that line; the lines after are checked."""
+    path = write(
+        tmp_path / "data.jsonl",
+        b'{"messages": [{"role": "user", "content": "caf\xe9"}]}',
+        '{"messages": [',
+        '{"messages" [1]}',
+        '{"messages": [{"role": "user", "content": NaN}]}',
+        '{"messages": [{"role": "user", "content": 1e999}]}',
+        "[" * 100_000 + "]" * 100_000,
+        line(UNANSWERED),
+    )
+    status, out, _ = call(capsys, "check", path)
+    assert status == 1
+    assert out.splitlines() == [
+        f"{path}:1: line: invalid_json: must be UTF-8 text, got byte 0xe9 at byte 47 (invalid continuation byte)",
+        f"{path}:2: line: invalid_json: is not JSON: Expecting value at the end of the line",
+        f"{path}:3: line: invalid_json: is not JSON: Expecting ':' delimiter at character 13",
+        f"{path}:4: line: invalid_json: is not JSON: NaN is not JSON",
+        f"{path}:5: line: invalid_json: is not JSON: the number 1e999 is out of range",
+        f"{path}:6: line: invalid_json: is not JSON: nested too deeply to decode",
+        f"{path}:7: messages[1].tool_calls[0]: unanswered_call: call 'call_1' (get_weather) has no tool "
+        "result before messages[2] (user); every call must be answered right after its assistant turn",
+    ]
+
+
+def test_check_accepts_a_byte_order_mark_on_the_first_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A UTF-8 byte order mark at the start of the file (Windows editors write one) is not part of the JSON."""
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + jsonl(line(GOOD), line(GOOD)))
+    assert call(capsys, "check", str(path))[:2] == (0, "")
+
+
+def test_check_byte_order_mark_elsewhere_is_invalid_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Only the file's first line may start with a byte order mark."""
+    path = tmp_path / "bom.jsonl"
+    path.write_bytes(jsonl(line(GOOD)) + b"\xef\xbb\xbf" + jsonl(line(GOOD)))
+    status, out, _ = call(capsys, "check", str(path))
+    assert (status, out) == (
+        1,
+        f"{path}:2: line: invalid_json: is not JSON: Expecting value at character 1\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "path", "message"),
+    [
+        (42, "line", 'must be an array of messages or an object with a "messages" array, got number'),
+        ("hello", "line", 'must be an array of messages or an object with a "messages" array, got string'),
+        (None, "line", 'must be an array of messages or an object with a "messages" array, got null'),
+        (
+            {"conversation": []},
+            "messages",
+            'is required: a line must be an array of messages or an object with a "messages" array',
+        ),
+        ({"messages": {"role": "user"}}, "messages", "must be an array of messages, got object"),
+        (
+            {"messages": [], "tools": {"name": "x"}},
+            "tools",
+            "must be an array of tool definitions, got object",
+        ),
+    ],
+)
+def test_check_json_that_is_not_a_transcript(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: object, path: str, message: str
+) -> None:
+    """JSON that holds no transcript is a not_a_transcript problem naming the key at fault."""
+    file = write(tmp_path / "data.jsonl", json.dumps(value))
+    status, out, _ = call(capsys, "check", file)
+    assert (status, out) == (1, f"{file}:1: {path}: not_a_transcript: {message}\n")
+
+
+def test_check_tools_null_is_no_tools(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``"tools": null`` says the same as no tools key."""
+    path = write(tmp_path / "data.jsonl", {**line(GOOD), "tools": None})
+    assert call(capsys, "check", path)[:2] == (0, "")
+
+
+def test_check_passes_tools_to_the_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The line's tools are checked with it: a call of a tool not defined is a problem."""
+    path = write(tmp_path / "data.jsonl", line(GOOD, [Tool("get_time")]), line(GOOD, [WEATHER]))
+    status, out, _ = call(capsys, "check", path)
+    assert status == 1
+    assert out.splitlines() == [
+        f"{path}:1: messages[2].tool_calls[0].function.name: unknown_tool: "
+        "calls 'get_weather', which is not among the tools defined"
+    ]
+
+
+def test_check_target_adds_the_providers_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--target adds that provider's rules: an id over 40 characters is fine in general, not for OpenAI."""
+    long_id = "call_" + "x" * 40
+    messages = [
+        ChatMessage.user("Weather in Paris?"),
+        ChatMessage.assistant_tool_calls([ToolCall(long_id, "get_weather", {"city": "Paris"})]),
+        ChatMessage.tool_result(long_id, "18"),
+    ]
+    path = write(tmp_path / "data.jsonl", line(messages))
+    assert call(capsys, "check", path)[:2] == (0, "")
+    status, out, _ = call(capsys, "check", "--target", "openai", path)
+    assert status == 1
+    assert out.startswith(f"{path}:1: messages[1].tool_calls[0].id: id_too_long: ")
+    assert call(capsys, "check", "--target", "anthropic", path)[:2] == (0, "")
+
+
+def test_check_no_pending_refuses_a_transcript_ending_on_calls(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A transcript may end on a tool-call turn, unless --no-pending is given."""
+    path = write(tmp_path / "data.jsonl", line(PENDING))
+    assert call(capsys, "check", path)[:2] == (0, "")
+    status, out, _ = call(capsys, "check", "--no-pending", path)
+    assert status == 1
+    assert out.startswith(f"{path}:1: messages[2].tool_calls[0]: unanswered_call: ")
+
+
+def test_check_a_safety_net_for_invalid_transcript(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should check_transcript raise InvalidTranscript for a line, it becomes a not_a_transcript problem."""
+
+    def refuse(messages: object, **options: object) -> list[object]:
+        if messages:
+            raise InvalidTranscript("messages", "must be refused here", "list")
+        raise InvalidTranscript("", "must be refused too")
+
+    monkeypatch.setattr(cli, "check_transcript", refuse)
+    path = write(tmp_path / "data.jsonl", line(GOOD), [])
+    status, out, _ = call(capsys, "check", path)
+    assert status == 1
+    assert out.splitlines() == [
+        f"{path}:1: messages: not_a_transcript: must be refused here, got list",
+        f"{path}:2: line: not_a_transcript: must be refused too",
+    ]
+
+
+def test_check_json_format_is_one_object_per_problem(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--format json writes one compact JSON object per problem: file, line, index, path, code, message."""
+    path = write(tmp_path / "data.jsonl", "not json", line(GOOD), line(UNANSWERED))
+    status, out, _ = call(capsys, "check", "--format", "json", path)
+    assert status == 1
+    lines = out.splitlines()
+    assert lines[0] == (
+        f'{{"file":"{path}","line":1,"index":null,"path":"line","code":"invalid_json",'
+        '"message":"is not JSON: Expecting value at character 1"}'
+    )
+    assert [json.loads(text) for text in lines[1:]] == [
+        {
+            "file": path,
+            "line": 3,
+            "index": 1,
+            "path": "messages[1].tool_calls[0]",
+            "code": "unanswered_call",
+            "message": "call 'call_1' (get_weather) has no tool result before messages[2] (user); "
+            "every call must be answered right after its assistant turn",
+        }
+    ]
+
+
+def test_check_json_format_keeps_non_ascii_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """JSON output is UTF-8 text, not \\u escapes."""
+    messages = [{"role": "user", "content": "Météo ?"}, {"role": "assistant", "content": "☀", "name": ""}]
+    path = write(tmp_path / "données.jsonl", messages)
+    _, out, _ = call(capsys, "check", "--format", "json", path)
+    assert json.loads(out)["file"] == path
+    assert "données" in out
+
+
+def test_check_quiet_prints_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--quiet prints no problems and no summary: the exit status says it all."""
+    clean = write(tmp_path / "clean.jsonl", line(GOOD))
+    broken = write(tmp_path / "broken.jsonl", line(UNANSWERED), "nope")
+    assert call(capsys, "check", "--quiet", clean) == (0, "", "")
+    assert call(capsys, "check", "-q", broken) == (1, "", "")
+
+
+def test_check_many_files_in_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Several files are checked in order; the summary counts them all."""
+    first = write(tmp_path / "a.jsonl", line(UNANSWERED))
+    second = write(tmp_path / "b.jsonl", line(GOOD), line(UNANSWERED))
+    status, out, err = call(capsys, "check", first, second)
+    assert status == 1
+    assert [text.split(": ")[0] for text in out.splitlines()] == [f"{first}:1", f"{second}:2"]
+    assert summary(err) == "checked 3 transcripts in T s: 2 with problems"
+
+
+# -- check: where it reads from -------------------------------------------------------------
+
+
+def test_check_reads_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """``-`` reads standard input, shown as <stdin> in problem lines."""
+    stdin(monkeypatch, jsonl(line(GOOD), line(UNANSWERED)))
+    status, out, _ = call(capsys, "check", "-")
+    assert status == 1
+    assert out.startswith("<stdin>:2: messages[1].tool_calls[0]: unanswered_call: ")
+    assert not sys.stdin.closed  # the process's stdin is not ours to close
+
+
+def test_check_reads_gzip(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file whose name ends in .gz is decompressed as it is read."""
+    path = write(tmp_path / "data.jsonl.gz", line(GOOD), line(UNANSWERED))
+    status, out, _ = call(capsys, "check", path)
+    assert status == 1
+    assert out.startswith(f"{path}:2: messages[1].tool_calls[0]: unanswered_call: ")
+
+
+def test_check_missing_file_and_directory_exit_2_and_go_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file that cannot be opened is reported on stderr; the other files are still checked; exit 2."""
+    missing = str(tmp_path / "missing.jsonl")
+    broken = write(tmp_path / "broken.jsonl", line(UNANSWERED))
+    status, out, err = call(capsys, "check", missing, str(tmp_path), broken)
+    assert status == 2
+    assert out.startswith(f"{broken}:1: ")
+    assert err.splitlines()[:2] == [
+        f"toolturns: {missing}: No such file or directory",
+        f"toolturns: {tmp_path}: Is a directory",
+    ]
+    assert summary(err) == "checked 1 transcript in T s: 1 with problems; 2 files not read"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root reads any file")
+def test_check_unreadable_file_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file without read permission is an I/O error."""
+    path = tmp_path / "secret.jsonl"
+    write(path, line(GOOD))
+    path.chmod(0)
+    status, _, err = call(capsys, "check", str(path))
+    assert status == 2
+    assert err.startswith(f"toolturns: {path}: Permission denied\n")
+
+
+def test_check_bad_gzip_files_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A .gz file that is not gzip, or is cut short, is an I/O error; the lines read before it are checked."""
+    not_gzip = tmp_path / "plain.jsonl.gz"
+    not_gzip.write_bytes(jsonl(line(GOOD)))
+    truncated = tmp_path / "cut.jsonl.gz"
+    whole = gzip.compress(jsonl(line(UNANSWERED), *[line(GOOD)] * 2000))
+    truncated.write_bytes(whole[: len(whole) // 2])
+    corrupt = tmp_path / "corrupt.jsonl.gz"
+    corrupt.write_bytes(whole[:20] + b"\xff" * 200 + whole[220:])
+    status, out, err = call(capsys, "check", str(not_gzip), str(truncated), str(corrupt))
+    assert status == 2
+    assert out.splitlines()[0].startswith(f"{truncated}:1: messages[1].tool_calls[0]: unanswered_call: ")
+    lines = err.splitlines()
+    assert lines[0].startswith(f"toolturns: {not_gzip}: Not a gzipped file")
+    assert (
+        lines[1]
+        == f"toolturns: {truncated}: Compressed file ended before the end-of-stream marker was reached"
+    )
+    assert lines[2].startswith(f"toolturns: {corrupt}: Error -3 while decompressing data")
+
+
+# -- progress ---------------------------------------------------------------------------------
+
+
+def test_progress_on_a_terminal_is_redrawn_and_cleared(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, clock: None
+) -> None:
+    """On a terminal, stderr shows lines read and lines/s in place, cleared before problems and the summary."""
+    path = write(tmp_path / "data.jsonl", *[line(GOOD)] * 5, line(UNANSWERED))
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["check", path]) == 1
+    shown = terminal.getvalue()
+    assert re.fullmatch(
+        r"(\r\d+ lines read, \d+ lines/s *)+\r +\r" r"checked 6 transcripts in \d+\.\d s: 1 with problems\n",
+        shown,
+    ), shown
+    assert "\r2 lines read, " in shown
+    assert capsys.readouterr().out.startswith(f"{path}:6: ")
+
+
+def test_progress_clears_itself_before_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, clock: None
+) -> None:
+    """An error message on the terminal starts on a clean line, not after the progress text."""
+    path = write(tmp_path / "data.jsonl", *[line(GOOD)] * 4)
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["check", path, str(tmp_path / "missing.jsonl")]) == 2
+    assert re.search(
+        r"lines/s *\r +\rtoolturns: \S+missing.jsonl: No such file or directory\n", terminal.getvalue()
+    )
+
+
+def test_no_progress_when_stderr_is_not_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], clock: None
+) -> None:
+    """Redirected to a file or a pipe, stderr gets the summary only, no progress."""
+    path = write(tmp_path / "data.jsonl", *[line(GOOD)] * 5)
+    _, _, err = call(capsys, "check", path)
+    assert "\r" not in err
+    assert err.count("\n") == 1
+
+
+def test_no_progress_when_quiet(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, clock: None) -> None:
+    """--quiet draws no progress, even on a terminal."""
+    path = write(tmp_path / "data.jsonl", *[line(GOOD)] * 5)
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["check", "--quiet", path]) == 0
+    assert terminal.getvalue() == ""
+
+
+# -- the parser -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["check"],
+        ["frobnicate", "x"],
+        ["check", "--target", "mistral", "x.jsonl"],
+        ["check", "--format", "yaml", "x.jsonl"],
+        ["convert", "x.jsonl"],
+        ["convert", "--to", "cohere", "x.jsonl"],
+    ],
+)
+def test_usage_errors_exit_2(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+    """A usage error prints the usage on stderr and returns 2 (no SystemExit escapes main)."""
+    status, out, err = call(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert err.startswith("usage: toolturns")
+
+
+def test_version_and_help_exit_0(capsys: pytest.CaptureFixture[str]) -> None:
+    """--version prints "toolturns <version>"; --help lists the commands; both return 0."""
+    assert call(capsys, "--version") == (0, f"toolturns {__version__}\n", "")
+    status, out, _ = call(capsys, "--help")
+    assert status == 0
+    assert "check" in out
+    assert "convert" in out
+    status, out, _ = call(capsys, "check", "--help")
+    assert status == 0
+    assert all(option in out for option in ("--target", "--format", "--quiet", "--no-pending", "FILE"))
+
+
+# -- run(): the console script's entry --------------------------------------------------------
+
+
+def test_run_exits_with_mains_status(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """run() reads sys.argv and exits with main's status."""
+    path = write(tmp_path / "data.jsonl", line(UNANSWERED))
+    monkeypatch.setattr(sys, "argv", ["toolturns", "check", path])
+    with pytest.raises(SystemExit) as stop:
+        cli.run()
+    assert stop.value.code == 1
+    assert capsys.readouterr().out.startswith(f"{path}:1: ")
+
+
+def test_run_writes_utf8_to_a_text_stdout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """run() writes UTF-8 whatever the locale's encoding, and a lone surrogate as its JSON escape."""
+    raw = io.BytesIO()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, encoding="latin-1"))
+    path = write(tmp_path / "data.jsonl", '[{"role": "user", "content": "☀ \\ud800"}]')
+    monkeypatch.setattr(sys, "argv", ["toolturns", "convert", "--to", "openai", path])
+    with pytest.raises(SystemExit) as stop:
+        cli.run()
+    assert stop.value.code == 0
+    written = raw.getvalue().decode("utf-8")
+    assert written == '{"messages":[{"role":"user","content":"☀ \\ud800"}]}\n'
+    assert json.loads(written)["messages"][0]["content"] == "☀ \ud800"
+
+
+def test_run_takes_any_stdout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A stdout that cannot be reconfigured (a plain StringIO) is written as it is."""
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "argv", ["toolturns", "check", write(tmp_path / "data.jsonl", line(UNANSWERED))])
+    with pytest.raises(SystemExit):
+        cli.run()
+    assert "unanswered_call" in out.getvalue()
+
+
+class ClosedPipe(io.StringIO):
+    """A stdout whose reader went away: writing raises BrokenPipeError."""
+
+    def __init__(self, fileno: int) -> None:
+        super().__init__()
+        self._fileno = fileno
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def fileno(self) -> int:
+        return self._fileno
+
+
+def test_run_closed_pipe_exits_2_quietly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the reader of stdout goes away (| head), run() exits 2 without a traceback, stdout on /dev/null."""
+    with open(tmp_path / "stdout", "wb") as target:
+        monkeypatch.setattr(sys, "stdout", ClosedPipe(target.fileno()))
+        monkeypatch.setattr(
+            sys, "argv", ["toolturns", "check", write(tmp_path / "data.jsonl", line(UNANSWERED))]
+        )
+        with pytest.raises(SystemExit) as stop:
+            cli.run()
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == ""
+
+
+def test_run_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ctrl-C ends the run with status 130 and a newline, not a traceback."""
+
+    def interrupted(argv: Sequence[str] | None = None) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "main", interrupted)
+    with pytest.raises(SystemExit) as stop:
+        cli.run()
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "\n"
+
+
+def test_python_m_toolturns_runs_the_cli(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m toolturns`` is the same command line."""
+    monkeypatch.setattr(sys, "argv", ["toolturns", "--version"])
+    # Imported as a module before (see the next test), it is in sys.modules: runpy warns about that.
+    monkeypatch.delitem(sys.modules, "toolturns.__main__", raising=False)
+    with pytest.raises(SystemExit) as stop:
+        runpy.run_module("toolturns", run_name="__main__")
+    assert stop.value.code == 0
+    assert capsys.readouterr().out == f"toolturns {toolturns.__version__}\n"
+
+
+def test_importing_toolturns_main_runs_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Importing ``toolturns.__main__`` (as documentation tools do) does not run the command line."""
+    monkeypatch.delitem(sys.modules, "toolturns.__main__", raising=False)
+    monkeypatch.setattr(sys, "argv", ["toolturns", "--version"])
+    module = importlib.import_module("toolturns.__main__")
+    assert module.run is cli.run
+
+
+# -- convert ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("target", list(PROVIDERS))
+def test_convert_writes_one_request_body_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str
+) -> None:
+    """Each line becomes that provider's to_request body, compact JSON, in order; other keys are not carried."""
+    path = write(
+        tmp_path / "data.jsonl", line(GOOD, [WEATHER], model="gpt-4o"), [m.to_wire() for m in PENDING]
+    )
+    status, out, err = call(capsys, "convert", "--to", target, path)
+    assert status == 0
+    codec = PROVIDERS[target]
+    expected = [codec.to_request(GOOD, tools=[WEATHER]), codec.to_request(PENDING)]
+    assert [json.loads(text) for text in out.splitlines()] == expected
+    assert out.splitlines()[0] == json.dumps(expected[0], ensure_ascii=False, separators=(",", ":"))
+    assert summary(err) == "read 2 transcripts in T s: 2 converted, 0 skipped"
+
+
+def test_convert_skips_lines_it_cannot_convert(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A line that cannot be converted is reported on stderr as FILE:LINE: PATH: MESSAGE and skipped; exit 1."""
+    orphan = [ChatMessage.user("Hi"), ChatMessage.tool_result("call_9", "18")]
+    path = write(
+        tmp_path / "data.jsonl",
+        line(GOOD),
+        "{oops",
+        {"conversation": []},
+        "",
+        [{"role": "user", "content": 5}],
+        line(orphan),
+        {"messages": [], "tools": [{"type": "function", "function": {"name": "bad name"}}]},
+        line(GOOD),
+    )
+    status, out, err = call(capsys, "convert", "--to", "anthropic", path)
+    assert status == 1
+    assert len(out.splitlines()) == 2
+    assert err.splitlines()[:-1] == [
+        f"{path}:2: line: is not JSON: Expecting property name enclosed in double quotes at character 2",
+        f'{path}:3: messages: is required: a line must be an array of messages or an object with a "messages" array',
+        f"{path}:5: messages[0].content: must be a string, got 5",
+        f"{path}:6: messages[1].tool_call_id: must follow an assistant turn with tool calls (Anthropic answers "
+        "400 to a tool_result without a matching tool_use in the previous message), got 'call_9'",
+        f"{path}:7: tools[0].function.name: must match ^[a-zA-Z0-9_-]{{1,64}}$, got 'bad name'",
+    ]
+    assert summary(err) == "read 7 transcripts in T s: 2 converted, 5 skipped"
+
+
+def test_convert_error_without_a_path_names_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An error about the whole line (its path is empty) is reported at ``line``."""
+    path = write(tmp_path / "data.jsonl", "[5]", '"text"')
+    status, _, err = call(capsys, "convert", "--from", "gemini", "--to", "openai", path)
+    assert status == 1
+    assert err.splitlines()[:2] == [
+        f"{path}:1: contents[0]: must be a Content object, got 5",
+        f"{path}:2: line: must be a request body ({{\"contents\": [...]}}) or an array of contents, got 'text'",
+    ]
+
+
+def test_convert_keep_invalid_arguments(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Malformed arguments skip the line for object wires, unless --keep-invalid-arguments wraps them."""
+    broken = [
+        ChatMessage.user("Weather?"),
+        ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_weather", '{"city": "Par')]),
+    ]
+    path = write(tmp_path / "data.jsonl", line(broken))
+    status, out, err = call(capsys, "convert", "--to", "ollama", path)
+    assert (status, out) == (1, "")
+    assert err.startswith(f"{path}:1: messages[1].tool_calls[0].arguments: must be valid JSON")
+    status, out, _ = call(capsys, "convert", "--to", "ollama", "--keep-invalid-arguments", path)
+    assert status == 0
+    assert json.loads(out) == ollama.to_request(broken, keep_invalid_arguments=True)
+    # The OpenAI wire carries the text as it is, with or without the option.
+    for options in ([], ["--keep-invalid-arguments"]):
+        status, out, _ = call(capsys, "convert", "--to", "openai", *options, path)
+        assert (status, json.loads(out)) == (0, openai.to_request(broken))
+
+
+@pytest.mark.parametrize("source", list(PROVIDERS))
+@pytest.mark.parametrize("target", list(PROVIDERS))
+def test_convert_from_each_provider(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, target: str
+) -> None:
+    """--from reads each line as that provider's request body, messages and tools, model and options aside."""
+    codec = PROVIDERS[source]
+    body = {"model": "some-model", **codec.to_request(GOOD, tools=[WEATHER, Tool("get_time")])}
+    path = write(tmp_path / "data.jsonl", body, codec.to_request(PENDING))
+    status, out, err = call(capsys, "convert", "--from", source, "--to", target, path)
+    assert status == 0, err
+    expected = [
+        PROVIDERS[target].to_request(codec.from_request(body), tools=[WEATHER, Tool("get_time")]),
+        PROVIDERS[target].to_request(codec.from_request(codec.to_request(PENDING))),
+    ]
+    assert [json.loads(text) for text in out.splitlines()] == expected
+
+
+def test_convert_from_a_bare_list(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A bare list of native messages is read too (no tools then)."""
+    native = anthropic.to_request(GOOD[1:])["messages"]
+    path = write(tmp_path / "data.jsonl", native)
+    status, out, _ = call(capsys, "convert", "--from", "anthropic", "--to", "openai", path)
+    assert (status, json.loads(out)) == (0, openai.to_request(GOOD[1:]))
+
+
+@pytest.mark.parametrize(
+    ("source", "tools", "error"),
+    [
+        ("ollama", {"name": "x"}, "tools: must be an array of tool definitions, got dict"),
+        ("openai", [{"type": "function", "function": 5}], "tools[0].function: must be an object, got 5"),
+        (
+            "anthropic",
+            [{"name": "web_search", "type": "web_search_20250305"}],
+            "tools[0].type: must be 'custom'",
+        ),
+        (
+            "gemini",
+            [{"googleSearch": {}}],
+            "tools[0].googleSearch: is a Gemini tool, not a function declaration",
+        ),
+    ],
+)
+def test_convert_tools_in_the_wrong_shape(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], source: str, tools: object, error: str
+) -> None:
+    """Tools are read in the source provider's own shape; a tool that does not read skips the line."""
+    body = {**PROVIDERS[source].to_request(GOOD), "tools": tools}
+    path = write(tmp_path / "data.jsonl", body)
+    status, out, err = call(capsys, "convert", "--from", source, "--to", "openai", path)
+    assert (status, out) == (1, "")
+    assert err.startswith(f"{path}:1: {error}")
+
+
+def test_convert_io_errors_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """convert reports a file it cannot read, converts the others (stdin too), and exits 2."""
+    stdin(monkeypatch, jsonl(line(GOOD)))
+    status, out, err = call(capsys, "convert", "--to", "gemini", str(tmp_path / "missing.jsonl"), "-")
+    assert status == 2
+    assert json.loads(out) == gemini.to_request(GOOD)
+    assert err.splitlines()[0] == f"toolturns: {tmp_path / 'missing.jsonl'}: No such file or directory"
+    assert summary(err) == "read 1 transcript in T s: 1 converted, 0 skipped; 1 file not read"
+
+
+def test_convert_progress_on_a_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, clock: None
+) -> None:
+    """convert shows progress on a terminal too, cleared before a skipped line's report."""
+    path = write(tmp_path / "data.jsonl", *[line(GOOD)] * 4, "nope")
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert cli.main(["convert", "--to", "openai", path]) == 1
+    assert re.search(r"lines/s *\r +\r\S+:5: line: is not JSON", terminal.getvalue())
+
+
+# -- reading tools in each provider's shape -----------------------------------------------------
+
+TOOLS = [
+    Tool("get_time"),
+    Tool("get_forecast", "The forecast for the next days"),
+    WEATHER,
+    Tool("search", "", {"type": "object", "properties": {"q": {"type": "string"}, "n": {"type": "integer"}}}),
+]
+
+
+def test_anthropic_reads_back_its_tool_definitions() -> None:
+    """anthropic._read_tools(tool_definition(t)) == t, also through to_request's tools."""
+    assert anthropic._read_tools([anthropic.tool_definition(tool) for tool in TOOLS]) == TOOLS
+    assert anthropic._read_tools(anthropic.to_request([], tools=TOOLS)["tools"]) == TOOLS
+    custom = {
+        "type": "custom",
+        "name": "get_time",
+        "input_schema": {},
+        "cache_control": {"type": "ephemeral"},
+    }
+    assert anthropic._read_tools([custom, {**custom, "description": None}]) == [Tool("get_time")] * 2
+
+
+@pytest.mark.parametrize(
+    ("tools", "error"),
+    [
+        ({"name": "x"}, "tools: must be an array of tool definitions, got dict"),
+        (["x"], "tools[0]: must be an object (a tool definition), got 'x'"),
+        (
+            [{"type": "bash_20250124", "name": "bash"}],
+            "tools[0].type: must be 'custom' or absent: a server tool is Anthropic's own and cannot be carried "
+            "elsewhere, got 'bash_20250124'",
+        ),
+        ([{"name": "x"}], "tools[0].input_schema: is required (Anthropic answers 400 without it)"),
+        (
+            [{"name": "x", "input_schema": {}, "strict": True}],
+            "tools[0].strict: is not a key of a tool toolturns carries (name, description, input_schema), got True",
+        ),
+        ([{"name": "x y", "input_schema": {}}], "tools[0].name: must match ^[a-zA-Z0-9_-]{1,64}$, got 'x y'"),
+        (
+            [{"name": "x", "description": 5, "input_schema": {}}],
+            "tools[0].description: must be a string, got 5",
+        ),
+        (
+            [{"name": "x", "input_schema": {"type": "array"}}],
+            "tools[0].input_schema.type: must be 'object' (arguments are a JSON object), got 'array'",
+        ),
+        (
+            [{"name": "x", "input_schema": []}],
+            "tools[0].input_schema: must be a JSON-schema object (a mapping) or None, got list",
+        ),
+    ],
+)
+def test_anthropic_tool_errors_name_the_native_path(tools: object, error: str) -> None:
+    """A tool definition that does not read raises InvalidTool with its native path."""
+    with pytest.raises(InvalidTool) as raised:
+        anthropic._read_tools(tools)
+    assert str(raised.value) == error
+
+
+def test_gemini_reads_back_its_tool_definitions() -> None:
+    """gemini._read_tools over tool_definition(t) == t; snake_case, single objects and parametersJsonSchema too."""
+    assert gemini._read_tools([{"functionDeclarations": [gemini.tool_definition(t) for t in TOOLS]}]) == TOOLS
+    assert gemini._read_tools(gemini.to_request([], tools=TOOLS)["tools"]) == TOOLS
+    snake = {"function_declarations": {"name": "get_weather", "description": "Current weather in a city",
+                                       "parameters_json_schema": WEATHER.parameters}}  # fmt: skip
+    assert gemini._read_tools(snake) == [WEATHER]
+    assert gemini._read_tools([{"functionDeclarations": []}, {}]) == []
+
+
+@pytest.mark.parametrize(
+    ("tools", "error"),
+    [
+        ("x", "tools: must be an array of Tool objects, got 'x'"),
+        ([5], "tools[0]: must be a Tool object, got 5"),
+        (
+            [{"functionDeclarations": [], "codeExecution": {}}],
+            "tools[0].codeExecution: is a Gemini tool, not a function declaration: it cannot be carried elsewhere, "
+            "got dict",
+        ),
+        (
+            [{"functionDeclarations": 5}],
+            "tools[0].functionDeclarations: must be an array of declarations, got 5",
+        ),
+        (
+            [{"functionDeclarations": [{"name": "x", "behavior": "NON_BLOCKING"}]}],
+            "tools[0].functionDeclarations[0].behavior: is not a key of a function declaration toolturns carries "
+            "(name, description, parameters or parametersJsonSchema), got 'NON_BLOCKING'",
+        ),
+        (
+            [{"functionDeclarations": [{"name": "x", "parameters": {}, "parametersJsonSchema": {}}]}],
+            "tools[0].functionDeclarations[0].parametersJsonSchema: must not be given with parameters "
+            "(Gemini takes one or the other)",
+        ),
+        (
+            [{"functionDeclarations": [{"name": "get.weather"}]}],
+            "tools[0].functionDeclarations[0].name: must match ^[a-zA-Z0-9_-]{1,64}$, got 'get.weather'",
+        ),
+        (
+            [{"functionDeclarations": [{"name": "x", "parameters": {"type": "OBJECT"}}]}],
+            "tools[0].functionDeclarations[0].parameters.type: must be 'object' (arguments are a JSON object), "
+            "got 'OBJECT'",
+        ),
+        (
+            [{"functionDeclarations": [{"name": "x", "parametersJsonSchema": {"type": "string"}}]}],
+            "tools[0].functionDeclarations[0].parametersJsonSchema.type: must be 'object' (arguments are a JSON "
+            "object), got 'string'",
+        ),
+    ],
+)
+def test_gemini_tool_errors_name_the_native_path(tools: object, error: str) -> None:
+    """A Gemini tool that does not read raises InvalidTool with its native path."""
+    with pytest.raises(InvalidTool) as raised:
+        gemini._read_tools(tools)
+    assert str(raised.value) == error
+
+
+# -- the real console script, in subprocesses ---------------------------------------------------
+
+
+def script(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the installed ``toolturns`` console script."""
+    assert TOOLTURNS.exists(), f"{TOOLTURNS} is missing: install the package (pip install -e .)"
+    return subprocess.run(
+        [str(TOOLTURNS), *args],
+        input=stdin.decode() if stdin is not None else None,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
+def test_script_exit_codes_and_output(tmp_path: Path) -> None:
+    """The console script exits 0 on a clean file, 1 with problem lines, 2 on a usage error."""
+    clean = write(tmp_path / "clean.jsonl", line(GOOD), line(PENDING))
+    broken = write(tmp_path / "broken.jsonl", line(GOOD), line(UNANSWERED))
+    run = script("check", clean)
+    assert (run.returncode, run.stdout) == (0, "")
+    assert re.fullmatch(r"checked 2 transcripts in \d+\.\d s: no problems\n", run.stderr)
+    run = script("check", broken)
+    assert run.returncode == 1
+    assert run.stdout.startswith(f"{broken}:2: messages[1].tool_calls[0]: unanswered_call: call 'call_1'")
+    assert run.stdout.count("\n") == 1
+    run = script("check", "--target", "nobody", clean)
+    assert run.returncode == 2
+    assert "invalid choice: 'nobody'" in run.stderr
+    assert script("--version").stdout == f"toolturns {__version__}\n"
+
+
+def test_script_reads_stdin(tmp_path: Path) -> None:
+    """``toolturns check -`` reads standard input."""
+    run = script("check", "--format", "json", "-", stdin=jsonl(line(GOOD), line(UNANSWERED)))
+    assert run.returncode == 1
+    problem = json.loads(run.stdout)
+    assert (problem["file"], problem["line"], problem["code"]) == ("<stdin>", 2, "unanswered_call")
+
+
+def test_script_reads_gzip(tmp_path: Path) -> None:
+    """The console script reads .gz files."""
+    path = write(tmp_path / "data.jsonl.gz", line(GOOD), line(UNANSWERED), line(GOOD))
+    run = script("check", path)
+    assert run.returncode == 1
+    assert run.stdout.startswith(f"{path}:2: ")
+    assert "checked 3 transcripts" in run.stderr
+
+
+def test_script_malformed_line_in_the_middle(tmp_path: Path) -> None:
+    """A malformed line is reported at its number, and the lines after it are still checked."""
+    path = write(tmp_path / "data.jsonl", line(GOOD), '{"messages": [}', line(GOOD), line(UNANSWERED))
+    run = script("check", path)
+    assert run.returncode == 1
+    assert [text.split(": ")[:3] for text in run.stdout.splitlines()] == [
+        [f"{path}:2", "line", "invalid_json"],
+        [f"{path}:4", "messages[1].tool_calls[0]", "unanswered_call"],
+    ]
+    assert "checked 4 transcripts" in run.stderr
+    assert "2 with problems" in run.stderr
+
+
+def test_script_empty_missing_and_directory(tmp_path: Path) -> None:
+    """An empty file is clean (exit 0); a missing file or a directory is an I/O error (exit 2), no traceback."""
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    run = script("check", str(empty))
+    assert (run.returncode, run.stdout) == (0, "")
+    assert "checked 0 transcripts" in run.stderr
+    run = script("check", str(tmp_path / "missing.jsonl"))
+    assert run.returncode == 2
+    assert run.stderr.startswith(f"toolturns: {tmp_path / 'missing.jsonl'}: No such file or directory\n")
+    run = script("check", str(tmp_path), str(empty))
+    assert run.returncode == 2
+    assert run.stderr.startswith(f"toolturns: {tmp_path}: Is a directory\n")
+    assert "Traceback" not in run.stderr
+
+
+def test_script_convert(tmp_path: Path) -> None:
+    """``toolturns convert`` writes the bodies on stdout, reports skipped lines on stderr, exits 1 if any."""
+    path = write(tmp_path / "data.jsonl", line(GOOD, [WEATHER]), "[", line(GOOD))
+    run = script("convert", "--to", "anthropic", path)
+    assert run.returncode == 1
+    assert [json.loads(text) for text in run.stdout.splitlines()] == [
+        anthropic.to_request(GOOD, tools=[WEATHER]),
+        anthropic.to_request(GOOD),
+    ]
+    assert run.stderr.startswith(f"{path}:2: line: is not JSON: Expecting value at the end of the line\n")
+
+
+def test_python_m_toolturns(tmp_path: Path) -> None:
+    """``python -m toolturns`` is the same command line as the script."""
+    path = write(tmp_path / "data.jsonl", line(UNANSWERED))
+    run = subprocess.run(
+        [sys.executable, "-m", "toolturns", "check", "--quiet", path],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert (run.returncode, run.stdout, run.stderr) == (1, "", "")
+
+
+def test_script_stops_quietly_when_the_reader_goes_away(tmp_path: Path) -> None:
+    """``toolturns check big | head -1``: the script stops with status 2 and no traceback."""
+    path = write(tmp_path / "broken.jsonl", *[line(UNANSWERED)] * 5000)
+    with subprocess.Popen(
+        [str(TOOLTURNS), "check", path], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as child:
+        assert child.stdout is not None
+        assert child.stderr is not None
+        child.stdout.readline()
+        child.stdout.close()  # as head does after its line
+        error = child.stderr.read()
+        status = child.wait(timeout=60)
+    assert status == 2
+    assert error == b""
+
+
+# The wrapper runs the command as its only child and reports the child's peak
+# resident memory (ru_maxrss: KiB on Linux), which a process cannot measure
+# for itself after the fact.
+PEAK = """
+import resource, subprocess, sys
+status = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode
+print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+"""
+
+
+def generate(path: Path, megabytes: int) -> int:
+    """Write about ``megabytes`` MB of realistic transcripts (every tenth with a problem) in chunks; the line count."""
+    lines = 0
+    with path.open("wb") as out:
+        while out.tell() < megabytes * 1_000_000:
+            chunk = []
+            for _ in range(200):
+                lines += 1
+                city = f"City number {lines} " + "é" * (lines % 50)
+                call = ToolCall(f"call_{lines}", "get_weather", {"city": city, "days": lines % 7})
+                messages = [
+                    ChatMessage.system("You are a weather assistant. " * 20),
+                    ChatMessage.user(f"What is the weather in {city}? " * 5),
+                    ChatMessage.assistant_tool_calls([call]),
+                    *([] if lines % 10 == 0 else [ChatMessage.tool_result(call.id, '{"temperature": 18}')]),
+                    ChatMessage.user("Thanks, and tomorrow?"),
+                    ChatMessage.assistant("Tomorrow looks much the same: " + "sunny and mild. " * 30),
+                ]
+                chunk.append(json.dumps(line(messages, [WEATHER]), ensure_ascii=False))
+            out.write(("\n".join(chunk) + "\n").encode())
+    return lines
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss is in KiB on Linux")
+def test_script_memory_stays_flat_on_a_large_file(tmp_path: Path) -> None:
+    """Checking a 50 MB file takes about the memory of checking a 1 MB one: lines are read one at a time."""
+    small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
+    generate(small, 1)
+    count = generate(large, 50)
+    assert large.stat().st_size > 50_000_000
+
+    def peak(path: Path) -> int:
+        run = subprocess.run(
+            [sys.executable, "-c", PEAK, str(TOOLTURNS), "check", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=300,
+        )
+        status, kib = map(int, run.stdout.split())
+        assert status == 1  # every tenth transcript has an unanswered call
+        return kib
+
+    small_kib, large_kib = peak(small), peak(large)
+    assert count > 10_000
+    assert large_kib - small_kib < 30 * 1024, (small_kib, large_kib)
