@@ -245,7 +245,7 @@ def _problems(raw: bytes, number: int, target: str | None, allow_pending: bool) 
     """The problems of one line: of the line itself, or of the transcript it holds."""
     try:
         messages, tools = _transcript(_decoded(raw, number))
-        return check_transcript(messages, target=target, tools=tools, allow_pending=allow_pending)  # type: ignore[arg-type]
+        return check_transcript(messages, target=target, tools=tools, allow_pending=allow_pending)
     except _BadLine as error:
         return [Problem(None, error.path, error.code, error.message)]
     except InvalidTranscript as error:  # the line's shape is checked first; this is a safety net

@@ -79,10 +79,10 @@ refuse_changes(Problem)
 
 
 def check_transcript(
-    messages: Sequence[ChatMessage | Mapping[str, Any]],
+    messages: Sequence[object],
     *,
     target: str | None = None,
-    tools: Sequence[Tool | Mapping[str, Any]] | None = None,
+    tools: Sequence[object] | None = None,
     allow_pending: bool = True,
 ) -> list[Problem]:
     """Every problem of a transcript that would make a provider refuse it, in message order.
@@ -94,8 +94,10 @@ def check_transcript(
 
     Args:
         messages: ``ChatMessage`` values, or raw OpenAI-shape message dicts
-            (read with ``ChatMessage.from_dict``; one that does not read is a
-            problem at its index, and checking goes on).
+            (read with ``ChatMessage.from_dict``; one that does not read, or
+            any other item, is a problem at its index, and checking goes on).
+            Typed ``Sequence[object]`` for that reason: a list straight from
+            ``json.loads`` type-checks.
         target: ``"openai"``, ``"anthropic"``, ``"gemini"`` or ``"ollama"``.
             When no problem is found, that codec's ``to_request`` is known to
             accept the transcript.
@@ -262,7 +264,7 @@ class _Check:
                 )
         return turns
 
-    def read_tools(self, tools: Sequence[Tool | Mapping[str, Any]]) -> set[str]:
+    def read_tools(self, tools: Sequence[object]) -> set[str]:
         """The names of the tools that read; the others, and repeated names, are problems."""
         known = _last_tools.find(self.target, tools)
         if known is not None:
@@ -275,7 +277,7 @@ class _Check:
         _last_tools.remember(self.target, tools, self.problems[found:], read, self.parsed_tools)
         return read
 
-    def read_each_tool(self, tools: Sequence[Tool | Mapping[str, Any]]) -> set[str]:
+    def read_each_tool(self, tools: Sequence[object]) -> set[str]:
         names: set[str] = set()
         for number, item in enumerate(tools):
             where = f"tools[{number}]"
