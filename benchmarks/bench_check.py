@@ -19,8 +19,9 @@ toolturns / baseline per round, and the table shows the best and median round.
 
 Run from the repository root::
 
-    python benchmarks/bench_check.py            # about 1 minute
-    python benchmarks/bench_check.py --quick    # 10,000 lines, about 10 s
+    python benchmarks/bench_check.py              # about 2 minutes
+    python benchmarks/bench_check.py --rounds 5   # the figures in docs/performance.md, about 3 minutes
+    python benchmarks/bench_check.py --quick      # 10,000 lines, about 10 s
 """
 
 from __future__ import annotations
@@ -74,10 +75,11 @@ def timed(function: Callable[[], object]) -> float:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="10,000 lines and 3 rounds instead of 100,000 and 5")
+    parser.add_argument("--quick", action="store_true", help="10,000 lines instead of 100,000")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     options = parser.parse_args(argv)
     lines = 10_000 if options.quick else 100_000
-    rounds = 3 if options.quick else 5
+    rounds = options.rounds
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "dataset.jsonl"
