@@ -420,7 +420,8 @@ class _Check:
                 exchange.index,
                 f"messages[{exchange.index}]",
                 "result_count_mismatch",
-                f"has {_count(len(calls), 'call')} but {_count(exchange.results, 'tool result')} follow it; "
+                f"has {_count(len(calls), 'call')} but {_count(exchange.results, 'tool result')} "
+                f"{'follows' if exchange.results == 1 else 'follow'} it; "
                 "Gemini needs exactly one function response per function call",
             )
 
