@@ -70,15 +70,36 @@ class MessageError(ValueError):
 
 
 class InvalidMessage(MessageError):
-    """A chat message breaks a rule (role, content, tool_call_id, ...)."""
+    """A chat message breaks a rule (role, content, tool_call_id, ...).
+
+    >>> from toolturns import ChatMessage
+    >>> ChatMessage.from_dict({"role": "tool", "content": "18 C"})
+    Traceback (most recent call last):
+    ...
+    toolturns.InvalidMessage: tool_call_id: is required on tool messages
+    """
 
 
 class InvalidToolCall(MessageError):
-    """A tool call breaks a rule (id, name, type, shape)."""
+    """A tool call breaks a rule (id, name, type, shape).
+
+    >>> from toolturns import ToolCall
+    >>> ToolCall.from_dict({"id": "call_1", "type": "function", "function": {"name": 7}})
+    Traceback (most recent call last):
+    ...
+    toolturns.InvalidToolCall: function.name: must be a non-empty string, got 7
+    """
 
 
 class InvalidTool(MessageError):
-    """A tool definition breaks a rule (name, description, parameters schema)."""
+    """A tool definition breaks a rule (name, description, parameters schema).
+
+    >>> from toolturns import Tool
+    >>> Tool("get weather")
+    Traceback (most recent call last):
+    ...
+    toolturns.InvalidTool: name: must match ^[a-zA-Z0-9_-]{1,64}$, got 'get weather'
+    """
 
 
 class InvalidStream(MessageError):
@@ -88,6 +109,14 @@ class InvalidStream(MessageError):
     Attributes:
         provider_error: The error object a provider sent in the stream
             (Anthropic's ``error`` event), when that is what stopped it.
+
+    >>> from toolturns import InvalidStream, anthropic
+    >>> stream = anthropic.StreamAssembler()
+    >>> try:
+    ...     stream.feed({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}})
+    ... except InvalidStream as error:
+    ...     print(error.provider_error["type"])
+    overloaded_error
     """
 
     provider_error: object
@@ -105,6 +134,12 @@ class InvalidTranscript(MessageError):
 
     Problems *inside* a transcript are not errors: ``check_transcript``
     returns them as ``Problem`` values.
+
+    >>> from toolturns import check_transcript
+    >>> check_transcript([], target="claude")
+    Traceback (most recent call last):
+    ...
+    toolturns.InvalidTranscript: target: must be None or one of 'openai', 'anthropic', 'gemini', 'ollama', got 'claude'
     """
 
 
@@ -119,6 +154,13 @@ class InvalidArguments(MessageError):
         call_id: The id of the call, when known.
         name: The name of the tool called, when known.
         raw: The argument text exactly as the model sent it, when there is one.
+
+    >>> from toolturns import InvalidArguments, ToolCall
+    >>> try:
+    ...     ToolCall("call_1", "get_weather", '{"city": ').arguments
+    ... except InvalidArguments as error:
+    ...     print(error.call_id, error.name, repr(error.raw))
+    call_1 get_weather '{"city": '
     """
 
     call_id: str | None

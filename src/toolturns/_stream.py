@@ -71,7 +71,15 @@ def _event(data: list[str], start: int) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class PartialToolCall:
-    """A tool call as far as it has streamed: id and name once known, the argument text so far."""
+    """A tool call as far as it has streamed: id and name once known, the argument text so far.
+
+    >>> from toolturns import openai
+    >>> stream = openai.StreamAssembler()
+    >>> stream.feed({"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "call_1",
+    ...     "type": "function", "function": {"name": "get_weather", "arguments": '{"ci'}}]}}]})
+    >>> stream.snapshot().tool_calls
+    (PartialToolCall(id='call_1', name='get_weather', arguments_json='{"ci'),)
+    """
 
     id: str | None
     name: str | None
@@ -80,7 +88,15 @@ class PartialToolCall:
 
 @dataclass(frozen=True, slots=True)
 class StreamSnapshot:
-    """The text and tool calls of a stream so far, for a UI that renders them live."""
+    """The text and tool calls of a stream so far, for a UI that renders them live.
+
+    >>> from toolturns import ollama
+    >>> stream = ollama.StreamAssembler()
+    >>> stream.feed({"model": "llama3.2", "created_at": "2025-07-07T20:22:19Z",
+    ...              "message": {"role": "assistant", "content": "Let me"}, "done": False})
+    >>> stream.snapshot()
+    StreamSnapshot(content='Let me', tool_calls=(), finish_reason=None)
+    """
 
     content: str
     tool_calls: tuple[PartialToolCall, ...]
@@ -167,6 +183,16 @@ class Assembler(ABC):
 
         False for a stream cut off before it (a dropped connection): its
         last tool call may hold partial argument text, kept as it is.
+
+        >>> from toolturns import gemini
+        >>> stream = gemini.StreamAssembler()
+        >>> stream.feed({"candidates": [{"content": {"role": "model", "parts": [{"text": "Hel"}]}}]})
+        >>> stream.ended
+        False
+        >>> stream.feed({"candidates": [{"content": {"role": "model", "parts": [{"text": "lo"}]},
+        ...                              "finishReason": "STOP"}]})
+        >>> stream.ended, stream.finish_reason, stream.message().content
+        (True, 'STOP', 'Hello')
         """
         return self._ended
 
@@ -176,6 +202,13 @@ class Assembler(ABC):
         Raises:
             InvalidStream: the stream has already ended, or the item is not
                 one this provider sends; the path starts with ``item[N]``.
+
+        >>> from toolturns import anthropic
+        >>> stream = anthropic.StreamAssembler()
+        >>> stream.feed({"type": "content_block_start", "index": 0})
+        Traceback (most recent call last):
+        ...
+        toolturns.InvalidStream: item[0].type: must be 'message_start' first (or 'ping'), got 'content_block_start'
         """
         where = f"item[{self._fed}]"
         if self._ended and not self._accepts_after_end(item):
@@ -207,13 +240,26 @@ class Assembler(ABC):
 
         Raises:
             InvalidStream: nothing was fed yet.
+
+        >>> from toolturns import openai
+        >>> openai.StreamAssembler().message()
+        Traceback (most recent call last):
+        ...
+        toolturns.InvalidStream: has no items yet: feed the stream before asking for its message
         """
         if not self._fed:
             raise InvalidStream("", "has no items yet: feed the stream before asking for its message")
         return self._build()
 
     def snapshot(self) -> StreamSnapshot:
-        """The text and tool calls so far, without changing the assembly."""
+        """The text and tool calls so far, without changing the assembly.
+
+        >>> from toolturns import openai
+        >>> stream = openai.StreamAssembler()
+        >>> stream.feed({"choices": [{"index": 0, "delta": {"content": "Checking"}}]})
+        >>> stream.snapshot().content, stream.snapshot().finish_reason
+        ('Checking', None)
+        """
         return StreamSnapshot(self._content(), tuple(self._partial_calls()), self.finish_reason)
 
     # -- what each provider implements -----------------------------------------

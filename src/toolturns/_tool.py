@@ -60,7 +60,13 @@ class Tool:
 
     @property
     def parameters(self) -> dict[str, Any]:
-        """The JSON schema of the arguments, as a fresh dict."""
+        """The JSON schema of the arguments, as a fresh dict.
+
+        >>> schema = Tool("get_weather", parameters={"type": "object", "required": ["city"]}).parameters
+        >>> schema["required"].append("unit")  # a copy: the tool is unchanged
+        >>> Tool("get_weather", parameters={"type": "object", "required": ["city"]}).parameters["required"]
+        ['city']
+        """
         schema: dict[str, Any] = decode(self.parameters_json)  # type: ignore[assignment]
         return schema
 

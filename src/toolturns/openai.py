@@ -36,6 +36,12 @@ def to_request(
     Returns:
         ``{"messages": [...]}``, with ``"tools": [...]`` when tools are given;
         merge it with the model name and options.
+
+    >>> from toolturns import ChatMessage, Tool, ToolCall
+    >>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_time")])
+    >>> body = to_request([ChatMessage.user("Time?"), turn], tools=[Tool("get_time")], null_content=True)
+    >>> body["messages"][1]["content"], body["tools"][0]["function"]["name"]
+    (None, 'get_time')
     """
     body: dict[str, Any] = {
         "messages": [message.to_wire(null_content=null_content) for message in check_messages(messages)]
@@ -51,6 +57,14 @@ def from_request(body: object) -> list[ChatMessage]:
 
     Raises:
         MessageError: the path names the message (``messages[3].tool_calls[0].id``).
+
+    >>> [m.role.value for m in from_request({"model": "gpt-4o", "messages": [
+    ...     {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]})]
+    ['system', 'user']
+    >>> from_request({"messages": [{"role": "user", "content": 5}]})
+    Traceback (most recent call last):
+    ...
+    toolturns.InvalidMessage: messages[0].content: must be a string, got 5
     """
     messages = body.get("messages") if isinstance(body, Mapping) else body
     if not isinstance(messages, (list, tuple)):
@@ -68,6 +82,12 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
     Args:
         body: The decoded response body.
         choice: Which of ``choices`` to read, for requests made with ``n > 1``.
+
+    >>> turn = from_response({"object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls",
+    ...     "message": {"role": "assistant", "content": None, "refusal": None, "tool_calls": [{"id": "call_1",
+    ...         "type": "function", "function": {"name": "get_time", "arguments": "{}"}}]}}]})
+    >>> turn.tool_calls[0].name, turn.content
+    ('get_time', '')
     """
     if isinstance(body, Mapping) and "choices" in body:
         choices = body["choices"]
@@ -90,7 +110,11 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
 
 
 def tool_definition(tool: Tool) -> dict[str, Any]:
-    """OpenAI's shape for a tool: ``{"type": "function", "function": {...}}``."""
+    """OpenAI's shape for a tool: ``{"type": "function", "function": {...}}``.
+
+    >>> tool_definition(Tool("get_time", "The time now."))
+    {'type': 'function', 'function': {'name': 'get_time', 'description': 'The time now.', 'parameters': {'type': 'object', 'properties': {}}}}
+    """
     check_tool(tool)
     function: dict[str, Any] = {"name": tool.name}
     if tool.description:
