@@ -960,11 +960,18 @@ class StreamAssembler(Assembler):
         for block in self._blocks:
             if block.kind == "tool_use":
                 call_id = block.start.get("id")
+                text = "".join(block.fragments)
+                if not text.strip() and block.start.get("input"):
+                    # No argument text streamed yet: the start's own input is the
+                    # arguments so far, as message() gives them.
+                    text = arguments_text_from_object_wire(
+                        block.start["input"], path="input", call_id=None, name=""
+                    )
                 calls.append(
                     PartialToolCall(
                         None if call_id is None else _read_id(call_id, "id", InvalidToolCall),
                         block.start.get("name"),
-                        "".join(block.fragments),
+                        text,
                     )
                 )
         return calls
