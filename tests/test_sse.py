@@ -95,3 +95,10 @@ def test_lazy_over_a_generator_of_lines() -> None:
 
     items = parse_sse(lines())
     assert next(items) == {"a": 1}
+
+
+def test_a_whole_body_as_one_string_is_split_into_lines() -> None:
+    """parse_sse(response.text) reads the events, CRLF or LF, as the body's lines would."""
+    body = 'event: message_start\r\ndata: {"type": "message_start"}\r\n\r\n: ping\r\ndata: {"a": 1}\r\n\r\n'
+    assert list(parse_sse(body)) == [{"type": "message_start"}, {"a": 1}]
+    assert list(parse_sse(body)) == list(parse_sse(body.splitlines()))

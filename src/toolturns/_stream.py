@@ -30,16 +30,22 @@ def parse_sse(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
     (Anthropic repeats the event name as the data's ``type``); blank
     keep-alives are skipped. OpenAI's closing ``[DONE]`` ends the iteration.
 
+    ``lines`` may also be the whole body as one string (``response.text``):
+    it is split into lines. (Iterating a string would give its characters,
+    and no event would ever be found.)
+
     Raises:
         InvalidStream: an event's data is not a JSON object; the path names
             the line where the event started (``line[12]``).
 
     >>> list(parse_sse(["event: ping", 'data: {"type": "ping"}', "", ": keep-alive", "data: [DONE]"]))
     [{'type': 'ping'}]
+    >>> list(parse_sse('data: {"a": 1}\\n\\ndata: {"b": 2}\\n\\n'))
+    [{'a': 1}, {'b': 2}]
     """
     data: list[str] = []
     start = 0
-    for number, raw in enumerate(lines):
+    for number, raw in enumerate(lines.splitlines() if isinstance(lines, str) else lines):
         line = raw.rstrip("\r\n")
         if not line:
             if data:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import FrozenInstanceError
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._arguments import decode_arguments, encode_arguments
 from ._checks import nonempty_str
@@ -48,14 +48,23 @@ class ToolCall:
     '{}'
     """
 
-    __slots__ = ("_key", "arguments_json", "extra", "id", "name", "provider_data")
+    if TYPE_CHECKING:
+        # Read-only to type checkers, as they are at run time (__setattr__
+        # refuses): assigning to a field is flagged before it runs.
+        @property
+        def id(self) -> str: ...
+        @property
+        def name(self) -> str: ...
+        @property
+        def arguments_json(self) -> str: ...
+        @property
+        def extra(self) -> Mapping[str, Any]: ...
+        @property
+        def provider_data(self) -> Mapping[str, Any]: ...
 
-    id: str
-    name: str
-    arguments_json: str
-    extra: Extra
-    provider_data: Extra
-    _key: tuple[object, ...] | None
+        _key: tuple[object, ...] | None
+    else:
+        __slots__ = ("_key", "arguments_json", "extra", "id", "name", "provider_data")
 
     def __init__(
         self,
@@ -114,7 +123,7 @@ class ToolCall:
             "function": {"name": self.name, "arguments": self.arguments_json},
         }
         if self.extra is not EMPTY and self.extra:
-            wire.update(self.extra.to_dict())
+            wire.update(self.extra)  # Extra decodes each value afresh
         return wire
 
     @classmethod
@@ -212,9 +221,9 @@ class ToolCall:
         return hash(self._value_key())
 
     def __repr__(self) -> str:
-        extra = f", extra={self.extra.to_dict()!r}" if self.extra else ""
+        extra = f", extra={dict(self.extra)!r}" if self.extra else ""
         if self.provider_data:
-            extra += f", provider_data={self.provider_data.to_dict()!r}"
+            extra += f", provider_data={dict(self.provider_data)!r}"
         return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={self.arguments_json!r}{extra})"
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -228,8 +237,8 @@ class ToolCall:
             self.id,
             self.name,
             self.arguments_json,
-            self.extra.to_dict(),
-            self.provider_data.to_dict(),
+            dict(self.extra),
+            dict(self.provider_data),
         )
 
 

@@ -223,7 +223,7 @@ def test_tool_calls_built_in_different_ways_are_equal_with_equal_hashes(
     """A call rebuilt from its text, its reordered wire, its decoded arguments in another layout,
     or its extra in another key order equals the original, with the same hash."""
     wire = call.to_wire()
-    provider_data = call.provider_data.to_dict()
+    provider_data = dict(call.provider_data)
     rebuilt = [
         call,
         ToolCall(
@@ -233,7 +233,7 @@ def test_tool_calls_built_in_different_ways_are_equal_with_equal_hashes(
             call.id,
             call.name,
             call.arguments_json,
-            extra=data.draw(s.reordered(call.extra.to_dict())),
+            extra=data.draw(s.reordered(dict(call.extra))),
             provider_data=data.draw(s.reordered(provider_data)),
         ),
         copy.copy(call),
@@ -407,7 +407,7 @@ def test_mutating_returned_data_changes_nothing(message: ChatMessage) -> None:
     for call in calls:
         deep_mutate(call.to_wire())
         for mapping in (call.extra, call.provider_data):
-            deep_mutate(mapping.to_dict())
+            deep_mutate(dict(mapping))
             for key in mapping:
                 deep_mutate(mapping[key])
         try:
@@ -441,7 +441,7 @@ def test_mutating_constructor_inputs_changes_nothing(
     assert snapshot(message) == message_before
     assert message.tool_calls == (call,)
     assert strict_equal(call.arguments, originals[0])
-    assert strict_equal(call.extra.to_dict(), originals[1])
+    assert strict_equal(dict(call.extra), originals[1])
     assert strict_equal(dict(message.extra), originals[2])
 
 

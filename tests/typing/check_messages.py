@@ -260,6 +260,14 @@ def assigning_a_field() -> None:
 
 
 @mistake(FrozenInstanceError)
+def assigning_a_tool_call_field() -> None:
+    """A ToolCall's fields are read-only properties to type checkers, as they are at run time."""
+    call = _weather_call()
+    # Mistake: assigning to a field of a tool call.
+    call.name = "get_time"  # type: ignore[misc]  # pyright: ignore[reportAttributeAccessIssue]
+
+
+@mistake(FrozenInstanceError)
 def deleting_a_field() -> None:
     """Pyright only: mypy does not check ``del`` on a frozen dataclass field."""
     message = ChatMessage.user("hi")
@@ -334,13 +342,6 @@ def provider_error_indexed() -> object:
 # -- mistakes no checker flags today ----------------------------------------------------------------
 # Run-time validation refuses each one. If a checker starts flagging one of these, the check fails
 # with a real error here: move the example up to the flagged mistakes, with its codes.
-
-
-@gap(FrozenInstanceError)
-def assigning_a_tool_call_field() -> None:
-    """ToolCall declares plain attributes (slots), so both checkers accept assignment; it raises."""
-    call = _weather_call()
-    call.name = "get_time"
 
 
 @gap(InvalidMessage)
