@@ -1,0 +1,633 @@
+"""The invariants the fuzz targets check: one ``check_*`` function per reader.
+
+Each function takes one decoded input and returns normally when toolturns kept
+its contract: the input was read, or refused with a ``MessageError``, and what
+was read survives the way back. Anything else escapes: an ``AssertionError``
+naming the broken invariant, or the unexpected exception itself (a
+``KeyError`` from a reader is a finding, not something to catch here).
+
+The fuzz driver (``fuzz/run.py``) feeds these functions atheris inputs, and
+``tests/property/test_fuzz_invariants.py`` feeds them hypothesis values, so the
+fast test suite and the long fuzz runs check one definition. Standard library
+and toolturns only: the test suite imports this module without atheris.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
+
+from toolturns import (
+    ChatMessage,
+    InvalidStream,
+    InvalidTranscript,
+    MessageError,
+    Problem,
+    Role,
+    StreamSnapshot,
+    Tool,
+    ToolCall,
+    anthropic,
+    check_transcript,
+    gemini,
+    ollama,
+    openai,
+    parse_sse,
+    trim,
+)
+from toolturns._json import value_key
+
+__all__ = [
+    "CODECS",
+    "TARGETS",
+    "Codec",
+    "check_message",
+    "check_request",
+    "check_response",
+    "check_sse",
+    "check_stream",
+    "check_transcripts",
+    "check_trim",
+    "sse_reference",
+]
+
+_T = TypeVar("_T")
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def read(reader: Callable[[], _T]) -> _T | None:
+    """``reader()``, or None when it raised a MessageError; any other exception escapes."""
+    try:
+        return reader()
+    except MessageError as error:
+        check_error(error)
+        return None
+
+
+_E = TypeVar("_E", bound=MessageError)
+
+
+def raised(kind: type[_E], call: Callable[[], object]) -> _E:
+    """The ``kind`` error ``call()`` raises; it must raise one."""
+    try:
+        call()
+    except kind as error:
+        check_error(error)
+        return error
+    raise AssertionError(f"expected {kind.__name__}, nothing was raised")
+
+
+def check_error(error: MessageError) -> None:
+    """A MessageError is structured and printable: it says where, which rule, what value."""
+    assert isinstance(error.path, str), f"error path is not text: {error.path!r}"
+    assert isinstance(error.rule, str), f"error rule is not text: {error.rule!r}"
+    assert error.rule, "error without a rule"
+    assert error.got is None or isinstance(error.got, str), f"error value is not text: {error.got!r}"
+    assert str(error), "error prints as nothing"
+
+
+def json_text(value: object) -> str | None:
+    """``value`` as JSON text (NaN allowed, keys sorted), None when too deep to encode."""
+    try:
+        return json.dumps(value, sort_keys=True)
+    except RecursionError:
+        return None
+
+
+def wire_text(wire: object, where: str) -> str:
+    """What a writer produced, as the JSON text sent over HTTP: it must be strict JSON.
+
+    Bodies are compared as this text: ``true`` and ``1``, ``1`` and ``1.0``
+    differ there, and so does key order, which a codec that keeps text (a
+    Gemini result object read back as text) must not change either.
+    """
+    try:
+        return json.dumps(wire, allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise AssertionError(f"{where} wrote something that is not JSON: {error}") from None
+
+
+# -- what survives a trip -----------------------------------------------------------------
+
+
+def openai_view(message: ChatMessage) -> ChatMessage:
+    """``message`` as the OpenAI wire carries it: no provider data, is_error false."""
+    calls = None
+    if message.tool_calls is not None:
+        calls = [ToolCall(c.id, c.name, c.arguments_json, extra=c.extra) for c in message.tool_calls]
+    return ChatMessage(
+        message.role,
+        message.content,
+        tool_calls=calls,
+        tool_call_id=message.tool_call_id,
+        name=message.name,
+        extra=message.extra,
+    )
+
+
+def check_openai_wire(message: ChatMessage) -> None:
+    """Any message read by any reader goes through to_wire/from_dict (and JSON text) unchanged,
+    but for is_error and provider data, which that wire does not carry."""
+    expected = openai_view(message)
+    for null_content in (False, True):
+        wire = message.to_wire(null_content=null_content)
+        text = wire_text(wire, "to_wire")
+        back = ChatMessage.from_dict(json.loads(text))
+        assert back == expected, f"to_wire/from_dict changed {message!r} into {back!r}"
+
+
+def facts(messages: Sequence[ChatMessage]) -> tuple[list[Any], list[Any], list[str]]:
+    """What no provider's trip may lose: every call (id, name, argument value), every result
+    (the call it answers, its text, the error flag) and every other non-empty text.
+
+    Results and texts are sorted: providers move system prompts to the top and
+    results into call order (docs/providers.md, Normalisations). An id a codec
+    made up is never sent and is made again on reading, so it counts by its
+    place: the n-th made-up id, which the results must still answer.
+    """
+    made_up: dict[str, str] = {}
+    calls = []
+    for message in messages:
+        for call in message.tool_calls or ():
+            call_id = call.id
+            if any(_generated(call, provider) for provider in CODECS):
+                call_id = made_up.setdefault(call.id, f"<made-up id {len(made_up)}>")
+            calls.append((call_id, call.name, value_key(call.arguments_json)))
+    results = sorted(
+        (made_up.get(m.tool_call_id or "", m.tool_call_id or ""), m.content, m.is_error)
+        for m in messages
+        if m.role is Role.TOOL
+    )
+    texts = sorted(m.content for m in messages if m.role is not Role.TOOL and m.content)
+    return calls, results, texts
+
+
+def _generated(call: ToolCall, provider: str) -> bool:
+    data = call.provider_data.get(provider)
+    return isinstance(data, dict) and data.get("generated_id") is True
+
+
+class Assembler(Protocol):
+    """What every provider's StreamAssembler offers."""
+
+    @property
+    def finish_reason(self) -> str | None: ...
+
+    def feed(self, item: object) -> None: ...
+
+    def message(self) -> ChatMessage: ...
+
+    def snapshot(self) -> StreamSnapshot: ...
+
+
+@dataclass(frozen=True)
+class Codec:
+    """One provider module, seen through the verbs the invariants use."""
+
+    name: str
+    from_request: Callable[[object], list[ChatMessage]]
+    from_response: Callable[[object], ChatMessage]
+    #: to_request, sending malformed argument text wrapped (keep_invalid_arguments=True).
+    to_request: Callable[[list[ChatMessage]], dict[str, Any]]
+    stream: Callable[[], Assembler]
+    #: Whether to_request must accept every transcript from_request reads. Anthropic and
+    #: Gemini read what their API would answer 400 to, and refuse to send it.
+    sends_what_it_reads: bool
+    #: Whether the wire keeps whole messages (OpenAI's is the message model itself).
+    lossless: bool
+
+
+CODECS: dict[str, Codec] = {
+    "openai": Codec(
+        "openai",
+        openai.from_request,
+        openai.from_response,
+        openai.to_request,
+        openai.StreamAssembler,
+        True,
+        True,
+    ),
+    "anthropic": Codec(
+        "anthropic",
+        anthropic.from_request,
+        anthropic.from_response,
+        lambda messages: anthropic.to_request(messages, keep_invalid_arguments=True),
+        anthropic.StreamAssembler,
+        False,
+        False,
+    ),
+    "gemini": Codec(
+        "gemini",
+        gemini.from_request,
+        gemini.from_response,
+        lambda messages: gemini.to_request(messages, keep_invalid_arguments=True),
+        gemini.StreamAssembler,
+        False,
+        False,
+    ),
+    "ollama": Codec(
+        "ollama",
+        ollama.from_request,
+        ollama.from_response,
+        lambda messages: ollama.to_request(messages, keep_invalid_arguments=True),
+        ollama.StreamAssembler,
+        True,
+        False,
+    ),
+}
+
+
+def check_sent_back(codec: Codec, messages: list[ChatMessage]) -> None:
+    """What a reader gave survives the provider's wire: to_request writes strict JSON, from_request
+    reads it back with every call, result and text, and sending that again writes the same body."""
+    refusal: MessageError | None = None
+    try:
+        wire = codec.to_request(messages)
+    except MessageError as error:
+        refusal = error
+    if refusal is not None:
+        check_error(refusal)
+        assert not codec.sends_what_it_reads, f"{codec.name}.to_request refused what it read: {refusal}"
+        return
+    text = wire_text(wire, f"{codec.name}.to_request")
+    try:
+        back = codec.from_request(json.loads(text))
+    except MessageError as error:
+        raise AssertionError(f"{codec.name}.from_request refused what to_request wrote: {error}") from None
+    if codec.lossless:
+        assert back == messages, f"{codec.name} round trip changed {messages!r} into {back!r}"
+    assert facts(back) == facts(messages), f"{codec.name} round trip lost data: {messages!r} -> {back!r}"
+    again = wire_text(codec.to_request(back), f"{codec.name}.to_request")
+    assert again == text, f"{codec.name}: sending what was read back changed the body: {text} -> {again}"
+
+
+# -- readers -------------------------------------------------------------------------------
+
+
+def check_message(data: object) -> None:
+    """ChatMessage.from_dict: reads or raises a MessageError; what it reads round-trips."""
+    message = read(lambda: ChatMessage.from_dict(data))
+    if message is None:
+        return
+    assert isinstance(message, ChatMessage)
+    assert ChatMessage.from_dict(data) == message, "from_dict is not deterministic"
+    check_openai_wire(message)
+    for call in message.tool_calls or ():
+        check_arguments(call)
+
+
+def check_arguments(call: ToolCall) -> None:
+    """``.arguments`` decodes to a dict, or raises InvalidArguments carrying the call and its raw text."""
+    try:
+        arguments = call.arguments
+    except MessageError as error:
+        failure = error
+    else:
+        assert isinstance(arguments, dict)
+        return
+    assert failure.path == "arguments", f"arguments error at {failure.path!r}"
+    assert getattr(failure, "raw", None) == call.arguments_json
+    assert getattr(failure, "call_id", None) == call.id
+
+
+def check_request(codec: Codec, body: object) -> None:
+    """``codec.from_request``: reads or raises a MessageError; what it reads goes to the OpenAI wire
+    and back, and through the provider's own wire and back (see check_sent_back)."""
+    before = json_text(body)
+    messages = read(lambda: codec.from_request(body))
+    assert json_text(body) == before, f"{codec.name}.from_request changed its input"
+    if messages is None:
+        return
+    assert type(messages) is list
+    assert all(isinstance(m, ChatMessage) for m in messages)
+    assert codec.from_request(body) == messages, f"{codec.name}.from_request is not deterministic"
+    for message in messages:
+        check_openai_wire(message)
+    check_sent_back(codec, messages)
+
+
+def check_response(codec: Codec, body: object) -> None:
+    """``codec.from_response``: an assistant turn or a MessageError; the turn survives both wires,
+    sent after a user turn as a loop sends it."""
+    before = json_text(body)
+    turn = read(lambda: codec.from_response(body))
+    assert json_text(body) == before, f"{codec.name}.from_response changed its input"
+    if turn is None:
+        return
+    assert isinstance(turn, ChatMessage)
+    assert turn.role is Role.ASSISTANT, f"{codec.name}.from_response gave a {turn.role} turn"
+    assert codec.from_response(body) == turn, f"{codec.name}.from_response is not deterministic"
+    check_openai_wire(turn)
+    check_sent_back(codec, [ChatMessage.user("?"), turn])
+
+
+def check_stream(codec: Codec, items: object) -> None:
+    """A StreamAssembler fed ``items`` (a list, else one item) with a snapshot after each: every step
+    works or raises a MessageError, also after a refused item. The message agrees with the last
+    snapshot, is the same from a fresh assembler, and survives both wires like a response."""
+    sequence = items if isinstance(items, list) else [items]
+    assembler = codec.stream()
+    try:
+        for item in sequence:
+            assembler.feed(item)
+            assembler.snapshot()
+    except MessageError as error:
+        check_error(error)
+        # A UI shows what came before the broken item: asking must not crash.
+        read(assembler.snapshot)
+        read(assembler.message)
+        return
+    turn = read(assembler.message)
+    if turn is None:
+        return
+    assert turn.role is Role.ASSISTANT
+    check_snapshot(assembler.snapshot(), turn, assembler.finish_reason)
+    fresh = codec.stream()
+    for item in sequence:
+        fresh.feed(item)
+    assert fresh.message() == turn, f"{codec.name} stream assembly is not deterministic"
+    check_openai_wire(turn)
+    check_sent_back(codec, [ChatMessage.user("?"), turn])
+
+
+def check_snapshot(snapshot: StreamSnapshot, turn: ChatMessage, finish_reason: str | None) -> None:
+    """The live view at the end shows the assembled turn: its text, and each call's id (when
+    known), name and argument text (an empty text meaning no arguments, as everywhere)."""
+    assert snapshot.content == turn.content, "snapshot text differs from the message"
+    assert snapshot.finish_reason == finish_reason
+    calls = turn.tool_calls or ()
+    assert len(snapshot.tool_calls) == len(calls), "snapshot shows another number of calls"
+    for partial, call in zip(snapshot.tool_calls, calls, strict=True):
+        assert partial.id in (None, call.id), f"snapshot id {partial.id!r} is not {call.id!r}"
+        assert partial.name in (None, call.name), f"snapshot name {partial.name!r} is not {call.name!r}"
+        shown = ToolCall("id", "name", partial.arguments_json).arguments_json
+        assert shown == call.arguments_json, f"snapshot arguments {shown!r} != {call.arguments_json!r}"
+
+
+# -- parse_sse ----------------------------------------------------------------------------
+
+_DONE = "[DONE]"
+
+
+def sse_reference(lines: Sequence[str]) -> tuple[list[str], list[int]]:
+    """The data of each event of ``lines`` (without line ends), and the line each started on.
+
+    An independent reading of the event-stream format (WHATWG HTML, "Event
+    stream interpretation") as parse_sse documents it: a blank line dispatches,
+    ``:`` starts a comment, the field name ends at the first colon and one
+    space after it is dropped, ``data`` lines join with a newline, other
+    fields carry nothing for us. Two documented departures: an event cut off
+    by the end of the stream is still given, and a first data line
+    ``[DONE]`` (OpenAI's) ends the stream.
+    """
+    events: list[str] = []
+    starts: list[int] = []
+    data: list[str] | None = None
+    for number, line in enumerate(lines):
+        if line == "":
+            if data is not None:
+                events.append("\n".join(data))
+                data = None
+            continue
+        if line.startswith(":"):
+            continue
+        field, colon, value = line.partition(":")
+        if colon and value.startswith(" "):
+            value = value[1:]
+        if field != "data":
+            continue
+        if data is None:
+            data = []
+            starts.append(number)
+        data.append(value)
+        if data == [_DONE]:
+            starts.pop()
+            return events, starts
+    if data is not None:
+        events.append("\n".join(data))
+    return events, starts
+
+
+def _sse_lines(text: str, *, keep_ends: bool) -> list[str]:
+    """``text`` cut at CRLF, LF or CR, as the format says, with or without the line ends."""
+    lines: list[str] = []
+    start = 0
+    position = 0
+    while position < len(text):
+        char = text[position]
+        if char in "\r\n":
+            end = position + 2 if text.startswith("\r\n", position) else position + 1
+            lines.append(text[start : end if keep_ends else position])
+            start = position = end
+        else:
+            position += 1
+    if start < len(text):
+        lines.append(text[start:])
+    return lines
+
+
+def _parsed(lines: Sequence[str]) -> tuple[list[str], str | None]:
+    """What parse_sse gives for ``lines``: its items as JSON text, and the error path if it raised."""
+    items: list[str] = []
+    try:
+        for item in parse_sse(lines):
+            assert type(item) is dict, f"parse_sse gave a {type(item).__name__}"
+            items.append(json.dumps(item))
+    except InvalidStream as error:
+        check_error(error)
+        return items, error.path
+    return items, None
+
+
+def check_sse(text: str) -> None:
+    """parse_sse of the lines of ``text``: the items the format gives, as objects, or an InvalidStream
+    naming the line where the bad event started; lines with or without their ends read the same;
+    the items written again as an event stream read back the same."""
+    try:
+        lines = _sse_lines(text, keep_ends=False)
+        items, failure = _parsed(lines)
+    except RecursionError:  # an event too deep for json.dumps here; parse_sse itself coped
+        return
+    assert _parsed(_sse_lines(text, keep_ends=True)) == (items, failure), "line ends changed the items"
+    events, starts = sse_reference(lines)
+    expected: list[str] = []
+    expected_failure = None
+    for event, start in zip(events, starts, strict=True):
+        try:
+            value = json.loads(event)
+        except (ValueError, RecursionError):
+            expected_failure = f"line[{start}]"
+            break
+        if not isinstance(value, dict):
+            expected_failure = f"line[{start}]"
+            break
+        expected.append(json.dumps(value))
+    assert (items, failure) == (expected, expected_failure), f"parse_sse differs from the format: {lines!r}"
+    written = [line for item in items for line in (f"data: {item}", "")]
+    assert _parsed(written) == (items, None), "items written as an event stream read back differently"
+
+
+# -- check_transcript and trim -------------------------------------------------------------
+
+_TARGET_NAMES = ("openai", "anthropic", "gemini", "ollama")
+
+
+def _transcript_parts(value: object) -> tuple[object, object]:
+    """The messages and tools of one dataset line: ``{"messages", "tools"?}`` or a bare list."""
+    if isinstance(value, dict):
+        return value.get("messages"), value.get("tools")
+    return value, None
+
+
+def check_problems(problems: object, length: int) -> list[Problem]:
+    """A list of well-formed Problems, ordered by message index, each inside the transcript."""
+    assert type(problems) is list, f"check_transcript gave a {type(problems).__name__}"
+    indexes = []
+    for problem in problems:
+        assert isinstance(problem, Problem)
+        assert problem.code, "problem without a code"
+        assert problem.message, "problem without a message"
+        assert str(problem) == f"{problem.path}: {problem.code}: {problem.message}"
+        if problem.index is None:
+            assert problem.path == "messages" or problem.path.startswith("tools"), problem.path
+            indexes.append(-1)
+        else:
+            assert 0 <= problem.index < length, f"problem index {problem.index} outside {length} messages"
+            assert problem.path.startswith(f"messages[{problem.index}]"), problem.path
+            indexes.append(problem.index)
+    assert indexes == sorted(indexes), "problems are not in message order"
+    return problems
+
+
+def check_transcripts(value: object) -> None:
+    """check_transcript, with no target and with each target: a list of Problems for any list, an
+    InvalidTranscript for anything else; the input unchanged; a target only adds problems; and a
+    transcript with no problem for a target is one that target's to_request accepts."""
+    messages, tools = _transcript_parts(value)
+    if tools is not None and not isinstance(tools, list):
+        refused = raised(InvalidTranscript, lambda: check_transcript([], tools=tools))  # type: ignore[arg-type]
+        assert refused.path == "tools", f"tools as a {type(tools).__name__}: {refused}"
+        tools = None
+    if not isinstance(messages, list):
+        refused = raised(InvalidTranscript, lambda: check_transcript(messages))  # type: ignore[arg-type]
+        assert refused.path == "messages", f"messages as a {type(messages).__name__}: {refused}"
+        return
+    before = json_text(value)
+    base = check_problems(check_transcript(messages, tools=tools), len(messages))
+    strict = check_problems(check_transcript(messages, tools=tools, allow_pending=False), len(messages))
+    assert set(base) <= set(strict), "allow_pending=False lost problems"
+    for target in _TARGET_NAMES:
+        problems = check_problems(check_transcript(messages, target=target, tools=tools), len(messages))
+        assert set(base) <= set(problems), f"target {target} lost problems"
+        if not problems:
+            assert_sendable(target, messages, tools)
+    assert json_text(value) == before, "check_transcript changed its input"
+
+
+def assert_sendable(target: str, items: list[Any], tools: list[Any] | None) -> None:
+    """Documented: no problem for a target means its to_request accepts the transcript."""
+    messages = [item if isinstance(item, ChatMessage) else ChatMessage.from_dict(item) for item in items]
+    tool_values = None if tools is None else [t if isinstance(t, Tool) else Tool.from_dict(t) for t in tools]
+    module = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "ollama": ollama}[target]
+    try:
+        wire = module.to_request(messages, tools=tool_values)
+    except MessageError as error:
+        raise AssertionError(f"clean for {target}, yet its to_request refused it: {error}") from None
+    wire_text(wire, f"{target}.to_request")
+
+
+def _tokens(item: object) -> int:
+    """A tokenizer stand-in: deterministic, cheap, and different from message to message."""
+    if isinstance(item, dict) and isinstance(item.get("content"), str):
+        return 1 + len(item["content"]) // 4
+    return 1
+
+
+def check_trim(value: object) -> None:
+    """trim with the input's own options (``{"messages", "max_messages"?, ...}``) and with limits
+    around the input's size: a sub-sequence of the same items or a MessageError."""
+    messages, _ = _transcript_parts(value)
+    options = value if isinstance(value, dict) else {}
+    given = {key: options[key] for key in ("max_messages", "max_tokens", "start_on_user") if key in options}
+    runs: list[dict[str, Any]] = [given] if given else []
+    if isinstance(messages, list):
+        size = len(messages)
+        total = sum(_tokens(item) for item in messages)
+        for limit in sorted({0, 1, size // 2, max(size - 1, 0), size}):
+            runs.append({"max_messages": limit, "start_on_user": True})
+            runs.append({"max_messages": limit, "start_on_user": False})
+        runs.append({"max_tokens": total // 2, "start_on_user": False})
+        runs.append({"max_tokens": total // 2, "max_messages": size // 2 + 1})
+    else:
+        runs.append({})
+    for run in runs:
+        trim_once(messages, run)
+
+
+def trim_once(messages: object, options: dict[str, Any]) -> None:
+    """One trim call: the result is the system messages plus whole trailing units (a turn with the
+    tool results after it) that fit the limits, in order, identical items; else a MessageError."""
+    counter = _tokens if "max_tokens" in options else None
+    failure: MessageError | None = None
+    try:
+        kept = trim(messages, count_tokens=counter, **options)  # type: ignore[arg-type]  # any input
+    except MessageError as error:
+        failure = error
+    if failure is not None:
+        check_error(failure)
+        if isinstance(failure, InvalidTranscript):
+            assert failure.path in ("messages", "max_messages", "max_tokens", "start_on_user"), failure.path
+        else:
+            assert failure.path.startswith("messages["), f"trim error at {failure.path!r}"
+        return
+    assert isinstance(messages, list | tuple)
+    assert type(kept) is list
+    where = {id(item): index for index, item in enumerate(messages)}
+    positions = [where.get(id(item), -1) for item in kept]
+    assert -1 not in positions, "trim returned an item that was not given"
+    assert positions == sorted(set(positions)), "trim reordered or repeated items"
+    roles = [ChatMessage.from_dict(item).role for item in messages]
+    system = [i for i, role in enumerate(roles) if role in (Role.SYSTEM, Role.DEVELOPER)]
+    others = [i for i, role in enumerate(roles) if role not in (Role.SYSTEM, Role.DEVELOPER)]
+    kept_others = [i for i in positions if i not in system]
+    assert set(system) <= set(positions), "trim dropped a system message"
+    assert kept_others == others[len(others) - len(kept_others) :], "trim kept turns that are not the newest"
+    for before, after in itertools.pairwise(others):
+        if roles[after] is Role.TOOL:
+            assert (before in positions) == (after in positions), "trim split a turn from its results"
+    max_messages = options.get("max_messages")
+    max_tokens = options.get("max_tokens")
+    if max_messages is not None:
+        assert len(kept) <= max_messages, "trim kept more messages than allowed"
+    if max_tokens is not None:
+        assert sum(_tokens(item) for item in kept) <= max_tokens, "trim kept more tokens than allowed"
+    fits = (max_messages is None or len(messages) <= max_messages) and (
+        max_tokens is None or sum(_tokens(item) for item in messages) <= max_tokens
+    )
+    if fits:
+        assert len(kept) == len(messages), "trim cut a history that fits whole"
+    elif options.get("start_on_user", True) and kept_others:
+        assert roles[kept_others[0]] is Role.USER, "a cut history does not start on a user turn"
+
+
+# -- the fuzz targets ------------------------------------------------------------------------
+
+
+def _bind(check: Callable[[Codec, object], None], codec: Codec) -> Callable[[object], None]:
+    return lambda value: check(codec, value)
+
+
+#: Every fuzz target: its name, and the check it runs on one decoded input (JSON, or text for sse).
+TARGETS: dict[str, Callable[[Any], None]] = {
+    "message": check_message,
+    **{f"{name}_request": _bind(check_request, codec) for name, codec in CODECS.items()},
+    **{f"{name}_response": _bind(check_response, codec) for name, codec in CODECS.items()},
+    **{f"{name}_stream": _bind(check_stream, codec) for name, codec in CODECS.items()},
+    "sse": check_sse,
+    "transcript": check_transcripts,
+    "trim": check_trim,
+}

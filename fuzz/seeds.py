@@ -1,0 +1,140 @@
+"""Seed inputs for each fuzz target, made from what the repository already holds.
+
+Nothing here is stored as a corpus: the recorded provider examples
+(``tests/data/wire_examples.json``), the example datasets (``examples/*.jsonl``)
+and one tool loop written by each codec give every target valid inputs of its
+own shape to start from, so the fuzzer spends its time past the first checks.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from toolturns import ChatMessage, ToolCall, anthropic, gemini, ollama, openai
+
+__all__ = ["ROOT", "seeds", "vocabulary"]
+
+ROOT = Path(__file__).resolve().parent.parent
+_CODECS = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "ollama": ollama}
+
+
+def _loop() -> list[ChatMessage]:
+    """One tool loop with every shape a codec writes: system prompts, names and extra keys, parallel
+    calls with normal, empty and malformed arguments, an ok and a failed result, a closing answer."""
+    calls = [
+        ToolCall("call_1", "get_weather", {"city": "Paris", "days": [1, 2], "metric": True}),
+        ToolCall("functions.get_time:1", "get_time"),
+        ToolCall("call_3", "search", '{"query": "rain'),
+    ]
+    return [
+        ChatMessage.system("Be brief."),
+        ChatMessage.developer("Use tools."),
+        ChatMessage.user("Weather and time in Paris?", name="ann", extra={"weight": 1}),
+        ChatMessage.assistant_tool_calls(calls, "Checking."),
+        ChatMessage.tool_result("call_1", '{"temperature": 18}'),
+        ChatMessage.tool_result("functions.get_time:1", "12:00"),
+        ChatMessage.tool_result("call_3", "bad arguments", is_error=True),
+        ChatMessage.assistant("18 degrees at noon."),
+    ]
+
+
+def _examples() -> list[dict[str, Any]]:
+    examples: list[dict[str, Any]] = json.loads((ROOT / "tests/data/wire_examples.json").read_text("utf-8"))
+    return examples
+
+
+def _stream_items(example: dict[str, Any]) -> list[Any]:
+    """A recorded stream as the items to feed: SSE envelopes opened, ``[DONE]`` left out."""
+    items = [item["data"] if isinstance(item, dict) and "event" in item else item for item in example["data"]]
+    if example["provider"] == "gemini":  # recorded as contents: a chunk holds one candidate
+        items = [{"candidates": [{"content": item}]} for item in items]
+    return [item for item in items if item != "[DONE]"]
+
+
+def _responses(name: str, loop: list[ChatMessage]) -> list[Any]:
+    """Native responses for the assistant turns of ``loop``, as that provider answers them."""
+    turns = [m for m in loop if m.role.value == "assistant"]
+    made: list[Any] = []
+    for turn in turns:
+        if name == "openai":
+            made.append({"object": "chat.completion", "choices": [{"index": 0, "message": turn.to_wire()}]})
+            continue
+        body = _CODECS[name].to_request([ChatMessage.user("?"), turn], keep_invalid_arguments=True)
+        if name == "anthropic":
+            content = body["messages"][-1]["content"]
+            made.append({"type": "message", "role": "assistant", "content": content})
+        elif name == "gemini":
+            made.append({"candidates": [{"content": body["contents"][-1], "finishReason": "STOP"}]})
+        else:
+            made.append({"message": body["messages"][-1], "done": True, "created_at": "2025-01-01T00:00:00Z"})
+    return made
+
+
+def _jsonl(name: str) -> list[Any]:
+    lines = (ROOT / "examples" / name).read_text("utf-8").splitlines()
+    values: list[Any] = []
+    for line in lines[:12]:  # a dozen transcripts show every shape; the rest only slow the start
+        try:
+            values.append(json.loads(line))
+        except ValueError:
+            values.append(line)  # broken.jsonl has lines that are not JSON on purpose
+    return values
+
+
+def seeds(target: str) -> list[Any]:
+    """The seed values of ``target``: JSON values, or SSE text for ``sse``."""
+    examples = _examples()
+    loop = _loop()
+    name, _, kind = target.partition("_")
+    if kind == "request":
+        recorded = [e["data"] for e in examples if e["provider"] == name and e["kind"] == "request_messages"]
+        written = _CODECS[name].to_request(
+            loop, **({} if name == "openai" else {"keep_invalid_arguments": True})
+        )
+        return [*recorded, written]
+    if kind == "response":
+        recorded = [e["data"] for e in examples if e["provider"] == name and e["kind"] == "response_message"]
+        return [*recorded, *_responses(name, loop)]
+    if kind == "stream":
+        return [_stream_items(e) for e in examples if e["provider"] == name and e["kind"] == "stream_chunks"]
+    if target == "message":
+        return [m.to_wire() for m in loop] + [
+            e["data"] for e in examples if e["provider"] == "openai" and e["kind"] == "response_message"
+        ]
+    if target == "sse":
+        texts = []
+        for example in examples:
+            if example["kind"] == "stream_chunks":
+                events = [
+                    (f"event: {item['event']}\n" if isinstance(item, dict) and "event" in item else "")
+                    + f"data: {json.dumps(item['data'] if isinstance(item, dict) and 'event' in item else item)}"
+                    for item in example["data"]
+                    if item != "[DONE]"
+                ]
+                texts.append("\n\n".join([": keep-alive", *events, "data: [DONE]"]) + "\n\n")
+        return texts
+    if target in ("transcript", "trim"):
+        return [
+            *_jsonl("transcripts.jsonl"),
+            *_jsonl("broken.jsonl"),
+            {"messages": [m.to_wire() for m in loop], "max_messages": 4},
+        ]
+    raise KeyError(target)
+
+
+def vocabulary(values: list[Any]) -> list[Any]:
+    """Every key and short string of ``values``, for the mutator to put in new places."""
+    found: set[str] = set()
+    pending = list(values)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            found.update(key for key in node if isinstance(key, str))
+            pending.extend(node.values())
+        elif isinstance(node, list):
+            pending.extend(node)
+        elif isinstance(node, str) and len(node) <= 40:
+            found.add(node)
+    return sorted(found)
