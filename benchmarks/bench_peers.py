@@ -42,8 +42,8 @@ lines: no peer has a transcript checker); import time (``python -X
 importtime``, fresh processes, best of 5).
 
 Before timing, every contender's output is compared with the baseline's, and
-each difference is listed per contender (``drops content: ""``, ``adds
-refusal: null``, ``re-serialises arguments``...). A contender that differs is
+each difference is listed per contender (``drops content: ""``,
+``content: "" -> null``, ``re-serialises tool_calls[].function.arguments``...). A contender that differs is
 still timed: its differences are the notes of its row. Timing is bench_wire.py's:
 samples with the garbage collector off, every contender interleaved round by
 round (the order rotating), the best sample and the median; ratio = contender /
@@ -51,7 +51,7 @@ baseline, of the minima and as the median of the per-round ratios.
 
 Run from the repository root, in an environment with the bench extra::
 
-    python benchmarks/bench_peers.py              # about 3 minutes
+    python benchmarks/bench_peers.py              # about 2 minutes
     python benchmarks/bench_peers.py --quick      # about 30 s, for a smoke test
     python benchmarks/bench_peers.py --markdown   # the tables as Markdown
     python benchmarks/bench_peers.py --profile W3 # cProfile of every contender on one row
@@ -930,7 +930,7 @@ def _us(seconds: float) -> str:
 def report_row(
     row: str,
     contenders: Sequence[Contender],
-    checks: dict[str, Check],  # none for the baseline, or a contender without the row
+    checks: dict[str, Check],  # no entry for the baseline, nor for a contender without the row
     timings: dict[str, Timing],
     markdown: bool,
 ) -> str:
