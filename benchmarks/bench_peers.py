@@ -964,8 +964,9 @@ def report_row(
     headers = ["contender", "version", "best µs", "median µs", "ratio best", "ratio median", "same", "notes"]
     text = [f"{'### ' if markdown else '== '}{ROW_TITLES[row]}", ""]
     text.append(_table(headers, table, markdown, [False, False, True, True, True, True, False, False]))
-    text.append("")
-    text.extend(f"{'- ' if markdown else ''}[{number}] {note}" for number, note in enumerate(notes, 1))
+    if notes:
+        text.append("")
+        text.extend(f"{'- ' if markdown else ''}[{number}] {note}" for number, note in enumerate(notes, 1))
     return "\n".join(text)
 
 
