@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ._errors import InvalidArguments, describe
-from ._json import decode, encode, json_kind
+from ._json import decode, decode_object, encode, json_kind
 
 __all__ = ["EMPTY_ARGUMENTS", "decode_arguments", "encode_arguments"]
 
@@ -60,6 +60,9 @@ def decode_arguments(text: str, *, call_id: str, name: str) -> dict[str, Any]:
     """
     if text == EMPTY_ARGUMENTS:
         return {}
+    fast = decode_object(text)  # the common case, fast
+    if fast is not None:
+        return fast
     try:
         value = decode(text)
     except ValueError as exc:

@@ -55,6 +55,25 @@ _ENCODER = json.JSONEncoder(
 )
 _CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True, check_circular=False)
 
+# JSONEncoder.encode builds a new C encoder (and a closure) on every call; the
+# same C encoder built once saves about 2 µs per call on W1's arguments. Where
+# the C module is missing, the encoder object does the same work.
+_C_ENCODER = (
+    json.encoder.c_make_encoder(  # type: ignore[attr-defined]
+        None,  # no circular check, as _ENCODER: _check bounds the depth
+        _ENCODER.default,
+        json.encoder.encode_basestring,  # non-ASCII kept, as ensure_ascii=False
+        None,
+        _ENCODER.key_separator,
+        _ENCODER.item_separator,
+        False,  # sort_keys
+        False,  # skipkeys
+        False,  # allow_nan
+    )
+    if json.encoder.c_make_encoder is not None  # type: ignore[attr-defined]
+    else None
+)
+
 
 def _reject_constant(name: str) -> Any:
     # json.loads accepts NaN and Infinity, which are not JSON.
@@ -71,6 +90,8 @@ def _finite_float(text: str) -> float:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+# The decoder's scanner (the C one where it exists), with the same hooks.
+_SCAN: Callable[[str, int], tuple[Any, int]] = _DECODER.scan_once  # type: ignore[attr-defined]
 
 
 def encode(value: object, path: str, error: ErrorFactory) -> str:
@@ -87,6 +108,8 @@ def encode(value: object, path: str, error: ErrorFactory) -> str:
     if not plain:
         _check(value, path, error)  # says what is wrong, or accepts what _is_plain does not know
     try:
+        if _C_ENCODER is not None and kind is not str:
+            return "".join(_C_ENCODER(value, 0))
         return _ENCODER.encode(value)
     except ValueError as exc:  # an int longer than sys.get_int_max_str_digits()
         raise error(path, "must be encodable as JSON", str(exc)) from None
@@ -176,6 +199,23 @@ def join_key(path: str, key: str | int) -> str:
     if isinstance(key, str) and key.isidentifier():
         return f"{path}.{key}" if path else key
     return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+def decode_object(text: str) -> dict[str, Any] | None:
+    """``text`` decoded, when it is exactly one JSON object and nothing else; else None.
+
+    The common case of argument text, read by the decoder's C scanner without
+    the layers of ``json.JSONDecoder.decode`` around it (about 1 µs per call).
+    None says nothing about why: ``decode`` then reads the text (white space
+    around the object is fine) or says what is wrong with it.
+    """
+    if not text.startswith("{"):
+        return None
+    try:
+        value, end = _SCAN(text, 0)
+    except (StopIteration, ValueError, RecursionError):
+        return None
+    return value if end == len(text) and type(value) is dict else None
 
 
 def decode(text: str) -> JSON:
