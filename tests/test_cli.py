@@ -8,6 +8,7 @@ import gzip
 import importlib
 import io
 import json
+import os
 import re
 import runpy
 import subprocess
@@ -434,24 +435,50 @@ def test_check_unreadable_file_exits_2(
 
 
 def test_check_bad_gzip_files_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """A .gz file that is not gzip, or is cut short, is an I/O error; the lines read before it are checked."""
-    not_gzip = tmp_path / "plain.jsonl.gz"
-    not_gzip.write_bytes(jsonl(line(GOOD)))
+    """A gzip file cut short or corrupt is an I/O error; the lines read before it are checked."""
     truncated = tmp_path / "cut.jsonl.gz"
     whole = gzip.compress(jsonl(line(UNANSWERED), *[line(GOOD)] * 2000))
     truncated.write_bytes(whole[: len(whole) // 2])
     corrupt = tmp_path / "corrupt.jsonl.gz"
     corrupt.write_bytes(whole[:20] + b"\xff" * 200 + whole[220:])
-    status, out, err = call(capsys, "check", str(not_gzip), str(truncated), str(corrupt))
+    status, out, err = call(capsys, "check", str(truncated), str(corrupt))
     assert status == 2
     assert out.splitlines()[0].startswith(f"{truncated}:1: messages[1].tool_calls[0]: unanswered_call: ")
     lines = err.splitlines()
-    assert lines[0].startswith(f"toolturns: {not_gzip}: Not a gzipped file")
     assert (
-        lines[1]
+        lines[0]
         == f"toolturns: {truncated}: Compressed file ended before the end-of-stream marker was reached"
     )
-    assert lines[2].startswith(f"toolturns: {corrupt}: Error -3 while decompressing data")
+    assert lines[1].startswith(f"toolturns: {corrupt}: Error -3 while decompressing data")
+
+
+def test_gzip_is_known_by_its_first_bytes_not_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain file named .gz is read as text; gzip named anything, or on stdin, is decompressed."""
+    plain = tmp_path / "plain.jsonl.gz"
+    plain.write_bytes(jsonl(line(UNANSWERED)))
+    shouting = tmp_path / "DATA.JSONL.GZ"
+    shouting.write_bytes(gzip.compress(jsonl(line(UNANSWERED))))
+    unnamed = tmp_path / "data"
+    unnamed.write_bytes(gzip.compress(jsonl(line(UNANSWERED))))
+    status, out, _ = call(capsys, "check", str(plain), str(shouting), str(unnamed))
+    assert status == 1
+    assert [row.split(": ")[0] for row in out.splitlines()] == [f"{plain}:1", f"{shouting}:1", f"{unnamed}:1"]
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(unnamed.read_bytes()))))
+    status, out, _ = call(capsys, "check", "-")
+    assert (status, out.split(": ")[0]) == (1, "<stdin>:1")
+
+
+def test_an_empty_file_saved_with_a_byte_order_mark_is_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A file holding only a UTF-8 BOM (an empty file saved by Notepad) has no transcript: exit 0."""
+    path = tmp_path / "empty.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf")
+    status, out, err = call(capsys, "check", str(path))
+    assert (status, out) == (0, "")
+    assert summary(err) == "checked 0 transcripts in T s: no problems"
 
 
 # -- progress ---------------------------------------------------------------------------------
@@ -621,6 +648,60 @@ def test_run_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Ca
         cli.run()
     assert stop.value.code == 130
     assert capsys.readouterr().err == "\n"
+
+
+class FullDisk(io.StringIO):
+    """A stdout on a full disk: writing raises OSError ENOSPC."""
+
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+
+def test_run_output_that_cannot_be_written_exits_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A failed write of the output (a full disk) is an I/O error, status 2, never 1 ("lines skipped")."""
+    monkeypatch.setattr(sys, "stdout", FullDisk())
+    monkeypatch.setattr(
+        sys, "argv", ["toolturns", "convert", "--to", "openai", write(tmp_path / "d.jsonl", line(GOOD))]
+    )
+    with pytest.raises(SystemExit) as stop:
+        cli.run()
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == "toolturns: No space left on device\n"
+
+
+def test_run_a_bug_exits_2_with_its_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An unexpected exception is shown, and the status is 2: status 1 would read as "problems found"."""
+
+    def broken(argv: Sequence[str] | None = None) -> int:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(cli, "main", broken)
+    with pytest.raises(SystemExit) as stop:
+        cli.run()
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Traceback")
+    assert err.endswith("ZeroDivisionError: a bug\n")
+
+
+def test_run_with_stderr_and_stdin_closed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Started with stderr closed (2>&-) the run still gives its status; stdin closed (<&-) is unreadable."""
+    monkeypatch.setattr(sys, "stderr", None)
+    monkeypatch.setattr(sys, "argv", ["toolturns", "check", write(tmp_path / "d.jsonl", line(GOOD))])
+    with pytest.raises(SystemExit) as stop:
+        cli.run()
+    assert stop.value.code == 0
+    assert sys.stderr.name == os.devnull  # where run() sent the reports
+    sys.stderr.close()  # run() leaves it open for the life of the process
+    errors = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", errors)
+    monkeypatch.setattr(sys, "stdin", None)
+    assert cli.main(["check", "-"]) == 2
+    assert errors.getvalue().startswith("toolturns: <stdin>: standard input is closed\n")
 
 
 def test_python_m_toolturns_runs_the_cli(

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import argparse
 import codecs
+import errno
 import gzip
 import json
 import os
 import sys
+import traceback
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from contextlib import ExitStack
 from time import monotonic
 from typing import Any, NoReturn, Protocol, TextIO
 
@@ -124,6 +126,8 @@ def run() -> NoReturn:
         # a JSON string, where the escape Python writes for it is the JSON
         # escape, so the line stays valid JSON and nothing is lost.
         stdout.reconfigure(encoding="utf-8", errors="backslashreplace")
+    if sys.stderr is None:  # started with stderr closed (2>&-): reports go nowhere, not into a crash
+        sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     try:
         status = main()
         sys.stdout.flush()  # a closed pipe shows here, not in a traceback at exit
@@ -136,6 +140,12 @@ def run() -> NoReturn:
     except KeyboardInterrupt:
         sys.stderr.write("\n")
         status = 130  # the shell's status for a run ended by Ctrl-C (128 + SIGINT)
+    except OSError as error:  # writing the output failed: a full disk, a closed stdout
+        sys.stderr.write(f"toolturns: {_reason(error)}\n")
+        status = _TROUBLE
+    except Exception:  # a bug: show it, but never as status 1, which means "problems found"
+        traceback.print_exc()
+        status = _TROUBLE
     sys.exit(status)
 
 
@@ -227,7 +237,7 @@ def _check(options: argparse.Namespace) -> int:
                 progress.clear()
                 for problem in problems:
                     write(_json_line(shown, number, problem) if as_json else f"{shown}:{number}: {problem}\n")
-        except _Unreadable as error:
+        except _UnreadableFile as error:
             counts.unreadable += 1
             progress.clear()
             sys.stderr.write(f"toolturns: {shown}: {error}\n")
@@ -244,12 +254,12 @@ def _check(options: argparse.Namespace) -> int:
 def _problems(raw: bytes, number: int, target: str | None, allow_pending: bool) -> list[Problem]:
     """The problems of one line: of the line itself, or of the transcript it holds."""
     try:
-        messages, tools = _transcript(_decoded(raw, number))
+        messages, tools = _transcript(_decoded(raw))
         return check_transcript(messages, target=target, tools=tools, allow_pending=allow_pending)
     except _BadLine as error:
         return [Problem(None, error.path, error.code, error.message)]
     except InvalidTranscript as error:  # the line's shape is checked first; this is a safety net
-        return [Problem(None, error.path or "line", "not_a_transcript", _sentence(error))]
+        return [Problem(None, error.path or "line", "not_a_transcript", error.reason)]
 
 
 def _json_line(shown: str, number: int, problem: Problem) -> str:
@@ -280,14 +290,15 @@ def _convert(options: argparse.Namespace) -> int:
                 except _BadLine as error:
                     where, reason = error.path, error.message
                 except MessageError as error:
-                    where, reason = error.path or "line", _sentence(error)
+                    where, reason = error.path or "line", error.reason
                 else:
+                    progress.clear()  # stdout may be the same terminal
                     write(_ENCODER.encode(body) + "\n")
                     continue
                 counts.failed += 1
                 progress.clear()
                 sys.stderr.write(f"{shown}:{number}: {where}: {reason}\n")
-        except _Unreadable as error:
+        except _UnreadableFile as error:
             counts.unreadable += 1
             progress.clear()
             sys.stderr.write(f"toolturns: {shown}: {error}\n")
@@ -304,7 +315,7 @@ def _convert(options: argparse.Namespace) -> int:
 
 def _converted(raw: bytes, number: int, options: argparse.Namespace) -> dict[str, Any]:
     """One line as the request body of ``options.target``: its messages and tools, nothing else."""
-    value = _decoded(raw, number)
+    value = _decoded(raw)
     source: str = options.source
     messages: JSON
     tools: JSON
@@ -324,7 +335,7 @@ def _converted(raw: bytes, number: int, options: argparse.Namespace) -> dict[str
 # -- reading lines -----------------------------------------------------------------------
 
 
-class _Unreadable(Exception):
+class _UnreadableFile(Exception):
     """A file that could not be opened or read to its end; the reason is the message."""
 
 
@@ -342,32 +353,51 @@ def _shown(name: str) -> str:
     return "<stdin>" if name == "-" else name
 
 
-def _open(name: str) -> AbstractContextManager[Iterable[bytes]]:
+_GZIP_MAGIC = b"\x1f\x8b"
+
+
+def _binary_input(name: str, files: ExitStack) -> Iterable[bytes]:
+    """The bytes of a file or of standard input (``-``), decompressed when they are gzip.
+
+    Gzip is recognised by its first two bytes, not by the name: ``DATA.JSONL.GZ``
+    and ``zcat``-less pipes (``toolturns check - < data.gz``) work too.
+    """
     if name == "-":
-        return nullcontext(sys.stdin.buffer)  # not closed: it is the process's
-    if name.endswith(".gz"):
-        return gzip.open(name, "rb")
-    return open(name, "rb")
+        if sys.stdin is None:  # the process was started with stdin closed (<&-)
+            raise OSError(errno.EBADF, "standard input is closed")
+        stream: Any = sys.stdin.buffer  # not closed here: it is the process's
+    else:
+        stream = files.enter_context(open(name, "rb"))  # noqa: SIM115 - closed by the ExitStack
+    peek = getattr(stream, "peek", None)
+    start = peek(2)[:2] if peek is not None else b""
+    if start == _GZIP_MAGIC or (peek is None and name.endswith(".gz")):
+        return files.enter_context(gzip.GzipFile(fileobj=stream, mode="rb"))
+    return stream  # type: ignore[no-any-return]
 
 
 def _lines(name: str, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, bytes]]:
     """The non-blank lines of a file and their numbers (from 1, blank lines counted), one at a time.
 
+    A UTF-8 byte order mark at the start of the file is dropped: editors on
+    Windows start UTF-8 files with one, even empty ones.
+
     Raises:
-        _Unreadable: the file cannot be opened, or reading it fails midway (a
+        _UnreadableFile: the file cannot be opened, or reading it fails midway (a
             truncated or corrupt gzip file); the lines before were given.
     """
     try:
-        with _open(name) as stream:
-            for number, raw in enumerate(stream, 1):
+        with ExitStack() as files:
+            for number, raw in enumerate(_binary_input(name, files), 1):
                 counts.read += 1
                 progress.update(counts.read)
-                if raw.isspace():
+                if number == 1 and raw.startswith(codecs.BOM_UTF8):
+                    raw = raw[len(codecs.BOM_UTF8) :]
+                if not raw or raw.isspace():
                     continue
                 counts.lines += 1
                 yield number, raw
     except (OSError, EOFError, zlib.error) as error:
-        raise _Unreadable(_reason(error)) from None
+        raise _UnreadableFile(_reason(error)) from None
 
 
 def _reason(error: BaseException) -> str:
@@ -376,10 +406,8 @@ def _reason(error: BaseException) -> str:
     return str(error)  # gzip: "Not a gzipped file (b'{\"')", "Compressed file ended before..."
 
 
-def _decoded(raw: bytes, number: int) -> JSON:
+def _decoded(raw: bytes) -> JSON:
     """The JSON value of a line, or _BadLine (code ``invalid_json``) saying why it is none."""
-    if number == 1 and raw.startswith(codecs.BOM_UTF8):
-        raw = raw[len(codecs.BOM_UTF8) :]  # editors on Windows start UTF-8 files with one
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -421,11 +449,6 @@ def _transcript(value: JSON) -> tuple[list[JSON], list[JSON] | None]:
     return messages, tools
 
 
-def _sentence(error: MessageError) -> str:
-    """An error without its path: the rule and the value, for a line that names the path apart."""
-    return error.rule if error.got is None else f"{error.rule}, got {error.got}"
-
-
 # -- counting and progress ---------------------------------------------------------------
 
 
@@ -463,11 +486,12 @@ class _Progress:
 
     __slots__ = ("_next", "_start", "_stream", "_width")
 
-    def __init__(self, stream: TextIO, *, enabled: bool) -> None:
+    def __init__(self, stream: TextIO | None, *, enabled: bool) -> None:
         self._stream = stream
         self._start = monotonic()
         # A disabled line is never due: one comparison per line, no branch.
-        self._next = self._start + PROGRESS_EVERY if enabled and stream.isatty() else float("inf")
+        shown = enabled and stream is not None and stream.isatty()  # None: stderr was closed (2>&-)
+        self._next = self._start + PROGRESS_EVERY if shown else float("inf")
         self._width = 0  # of the text on screen; 0 when nothing is shown
 
     def update(self, lines: int) -> None:
@@ -475,13 +499,14 @@ class _Progress:
         if now < self._next:
             return
         self._next = now + PROGRESS_EVERY
-        text = f"{lines} lines read, {lines / (now - self._start):.0f} lines/s"
+        assert self._stream is not None  # a line with no stream is never due
+        text = f"{_count(lines, 'line')} read, {lines / (now - self._start):.0f} lines/s"
         self._stream.write("\r" + text.ljust(self._width))
         self._stream.flush()
         self._width = len(text)
 
     def clear(self) -> None:
-        if self._width:
+        if self._width and self._stream is not None:
             self._stream.write("\r" + " " * self._width + "\r")
             self._stream.flush()
             self._width = 0

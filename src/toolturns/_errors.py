@@ -53,8 +53,16 @@ class MessageError(ValueError):
         self.got = got
 
     def __str__(self) -> str:
-        text = f"{self.path}: {self.rule}" if self.path else self.rule
-        return text if self.got is None else f"{text}, got {self.got}"
+        return f"{self.path}: {self.reason}" if self.path else self.reason
+
+    @property
+    def reason(self) -> str:
+        """The rule and the value, without the path: for a report that shows the path apart.
+
+        >>> InvalidMessage("content", "must be a string", "5").reason
+        'must be a string, got 5'
+        """
+        return self.rule if self.got is None else f"{self.rule}, got {self.got}"
 
     def with_prefix(self, prefix: str) -> MessageError:
         """Return a copy of this error whose path starts with ``prefix``.

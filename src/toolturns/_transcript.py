@@ -248,7 +248,7 @@ class _Check:
                 turns.append(ChatMessage.from_dict(item))
             except MessageError as error:
                 failure = error.with_prefix(where)
-                self.add(index, failure.path, "invalid_message", _rule_and_value(failure))
+                self.add(index, failure.path, "invalid_message", failure.reason)
                 # A result that does not read may still answer its call, and a
                 # call turn that does not read still has results after it:
                 # keep what the exchange checks need, so that one unreadable
@@ -285,7 +285,7 @@ class _Check:
                 tool = item if isinstance(item, Tool) else Tool.from_dict(item)
             except MessageError as error:
                 failure = error.with_prefix(where)
-                self.add(None, failure.path, "invalid_tool", _rule_and_value(failure))
+                self.add(None, failure.path, "invalid_tool", failure.reason)
                 continue
             name_path = (
                 f"{where}.function.name"
@@ -495,7 +495,7 @@ class _Check:
                     index,
                     f"{where}.function.arguments",
                     "invalid_arguments",
-                    f"{_rule_and_value(error)}; {self.target} carries arguments as an object, so this text "
+                    f"{error.reason}; {self.target} carries arguments as an object, so this text "
                     "cannot be sent (keep_invalid_arguments=True sends it wrapped)",
                 )
 
@@ -575,16 +575,12 @@ class _Check:
                 index,
                 error.path,
                 "not_convertible",
-                f"toolturns.{self.target}.to_request refuses it: {_rule_and_value(error)}",
+                f"toolturns.{self.target}.to_request refuses it: {error.reason}",
             )
 
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
-
-
-def _rule_and_value(error: MessageError) -> str:
-    return error.rule if error.got is None else f"{error.rule}, got {error.got}"
 
 
 def _role_name(role: object) -> str:
