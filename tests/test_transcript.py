@@ -1113,12 +1113,15 @@ def test_problem_pickles_and_shows_its_public_name() -> None:
 
 
 def test_an_equal_tool_list_gives_the_same_problems_again() -> None:
-    """Checking many transcripts with the same tools reports the tools' problems each time."""
+    """Checking many transcripts with the same tools (as a dataset's lines) reports the tools' problems each time."""
     tools: list[Any] = [{"type": "function", "function": {"name": "get_weather"}}, {"function": {"name": ""}}]
-    first = check_transcript([ASK, CALL_WEATHER, R1], tools=tools, target="openai")
-    again = check_transcript([ASK, CALL_WEATHER, R1], tools=copy.deepcopy(tools), target="openai")
-    assert first == again
-    assert [p.code for p in first] == ["invalid_tool"]
+    runs = [
+        check_transcript([ASK, CALL_WEATHER, R1], tools=copy.deepcopy(tools), target="openai")
+        for _ in range(4)
+    ]
+    assert all(run == runs[0] for run in runs)
+    assert [p.code for p in runs[0]] == ["invalid_tool"]
+    assert check_transcript([ASK, CALL_WEATHER, R1], tools=copy.deepcopy(tools)) == runs[0]  # another target
 
 
 def test_a_tool_list_changed_after_a_check_is_read_again() -> None:
@@ -1148,9 +1151,9 @@ class _Uncopyable(dict[str, Any]):
 
 def test_tool_values_that_cannot_be_compared_or_copied_are_read_each_time() -> None:
     """A tool list that fails to compare or to copy is simply read again; only Problems come out."""
-    uncopyable = [_Uncopyable({"type": "function", "function": {"name": "get_time"}})]
-    for _ in range(2):
+    for _ in range(3):  # a fresh, equal list each time: the second would be remembered
+        uncopyable = [_Uncopyable({"type": "function", "function": {"name": "get_time"}})]
         assert codes([ASK, CALL_WEATHER, R1], tools=uncopyable) == ["unknown_tool"]
-    uncomparable = [_Uncomparable({"type": "function", "function": {"name": "get_time"}})]
-    for _ in range(2):
+    for _ in range(3):
+        uncomparable = [_Uncomparable({"type": "function", "function": {"name": "get_time"}})]
         assert codes([ASK, CALL_WEATHER, R1], tools=uncomparable) == ["unknown_tool"]

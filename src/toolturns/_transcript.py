@@ -163,47 +163,48 @@ class _Unreadable:
 
 
 class _LastTools:
-    """The last tool list read, with what reading it found.
+    """What reading a tool list found, kept for the next check with an equal list.
 
-    A dataset sends the same tools with every transcript, and a loop with every
-    turn; reading a tool (its schema encoded and checked) costs more than
-    checking a whole transcript, so an equal list is not read again.
-    Comparing two lists costs a few microseconds; encoding them to compare
-    their JSON text would cost ten times that. Python equality takes ``1``
-    and ``1.0`` (and ``True``) as equal: for a tool list that differs from the
-    last only so, a problem's message may show the other spelling.
+    A dataset sends the same tools with every transcript; reading a tool (its
+    schema encoded and checked) costs more than checking a whole transcript,
+    so an equal list is not read again. Comparing two lists costs a few
+    microseconds. A list is remembered (as a copy: the caller may change
+    theirs afterwards) only once it came twice in a row, so that a dataset
+    whose tools differ on every line pays no copy. Python equality takes
+    ``1``, ``1.0`` and ``True`` as equal: for a tool list that differs from
+    the remembered one only so, a problem's message may show the other
+    spelling.
     """
 
     def __init__(self) -> None:
-        self.entry: (
-            tuple[str | None, object, tuple[Problem, ...], frozenset[str], tuple[Tool, ...]] | None
-        ) = None
+        # The last list seen (the caller's own object) and the one remembered.
+        self.seen: tuple[str | None, object] | None = None
+        self.entry: tuple[str | None, object, tuple[Problem, ...], frozenset[str]] | None = None
 
-    def find(
-        self, target: str | None, tools: object
-    ) -> tuple[tuple[Problem, ...], frozenset[str], tuple[Tool, ...]] | None:
+    def find(self, target: str | None, tools: object) -> tuple[tuple[Problem, ...], frozenset[str]] | None:
         entry = self.entry  # one read: another thread may replace it meanwhile
-        if entry is None or entry[0] != target:
+        if entry is None or entry[0] != target or not _equal(entry[1], tools):
             return None
-        try:
-            same = bool(entry[1] == tools)
-        except Exception:  # a value whose comparison fails is simply not the same list
-            return None
-        return entry[2:] if same else None
+        return entry[2], entry[3]
 
     def remember(
-        self,
-        target: str | None,
-        tools: object,
-        problems: Sequence[Problem],
-        names: set[str],
-        parsed: Sequence[Tool],
+        self, target: str | None, tools: object, problems: Sequence[Problem], names: set[str]
     ) -> None:
+        seen, self.seen = self.seen, (target, tools)
+        if seen is None or seen[0] != target or seen[1] is tools or not _equal(seen[1], tools):
+            return  # not twice in a row (the same object again may have been changed in place)
         try:
-            kept = copy.deepcopy(tools)  # the caller may change their list afterwards
+            kept = copy.deepcopy(tools)
         except Exception:  # a value that cannot be copied is not remembered
             return
-        self.entry = (target, kept, tuple(problems), frozenset(names), tuple(parsed))
+        self.entry = (target, kept, tuple(problems), frozenset(names))
+
+
+def _equal(kept: object, tools: object) -> bool:
+    try:
+        return bool(kept == tools)
+    except Exception:  # a value whose comparison fails is simply not the same list
+        return False
 
 
 _last_tools = _LastTools()
@@ -225,7 +226,6 @@ class _Check:
 
     target: str | None
     problems: list[Problem] = field(default_factory=list)
-    parsed_tools: list[Tool] = field(default_factory=list)
 
     def add(self, index: int | None, path: str, code: str, message: str) -> None:
         self.problems.append(Problem(index, path, code, message))
@@ -268,13 +268,12 @@ class _Check:
         """The names of the tools that read; the others, and repeated names, are problems."""
         known = _last_tools.find(self.target, tools)
         if known is not None:
-            problems, names, parsed = known
+            problems, names = known
             self.problems.extend(problems)
-            self.parsed_tools.extend(parsed)
             return set(names)
         found = len(self.problems)
         read = self.read_each_tool(tools)
-        _last_tools.remember(self.target, tools, self.problems[found:], read, self.parsed_tools)
+        _last_tools.remember(self.target, tools, self.problems[found:], read)
         return read
 
     def read_each_tool(self, tools: Sequence[object]) -> set[str]:
@@ -301,7 +300,6 @@ class _Check:
                 )
             else:
                 names.add(tool.name)
-                self.parsed_tools.append(tool)
                 self.check_name(None, name_path, tool.name)
         return names
 
