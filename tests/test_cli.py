@@ -768,7 +768,7 @@ def test_convert_skips_lines_it_cannot_convert(tmp_path: Path, capsys: pytest.Ca
         f"{path}:5: messages[0].content: must be a string, got 5",
         f"{path}:6: messages[1].tool_call_id: must follow an assistant turn with tool calls (Anthropic answers "
         "400 to a tool_result without a matching tool_use in the previous message), got 'call_9'",
-        f"{path}:7: tools[0].function.name: must match ^[a-zA-Z0-9_-]{{1,64}}$, got 'bad name'",
+        f"{path}:7: tools[0].function.name: must match ^[a-zA-Z0-9_.:-]{{1,128}}$, got 'bad name'",
     ]
     assert summary(err) == "read 7 transcripts in T s: 2 converted, 5 skipped"
 
@@ -920,7 +920,10 @@ def test_anthropic_reads_back_its_tool_definitions() -> None:
             [{"name": "x", "input_schema": {}, "strict": True}],
             "tools[0].strict: is not a key of a tool toolturns carries (name, description, input_schema), got True",
         ),
-        ([{"name": "x y", "input_schema": {}}], "tools[0].name: must match ^[a-zA-Z0-9_-]{1,64}$, got 'x y'"),
+        (
+            [{"name": "x y", "input_schema": {}}],
+            "tools[0].name: must match ^[a-zA-Z0-9_.:-]{1,128}$, got 'x y'",
+        ),
         (
             [{"name": "x", "description": 5, "input_schema": {}}],
             "tools[0].description: must be a string, got 5",
@@ -977,8 +980,8 @@ def test_gemini_reads_back_its_tool_definitions() -> None:
             "(Gemini takes one or the other)",
         ),
         (
-            [{"functionDeclarations": [{"name": "get.weather"}]}],
-            "tools[0].functionDeclarations[0].name: must match ^[a-zA-Z0-9_-]{1,64}$, got 'get.weather'",
+            [{"functionDeclarations": [{"name": "get weather"}]}],
+            "tools[0].functionDeclarations[0].name: must match ^[a-zA-Z0-9_.:-]{1,128}$, got 'get weather'",
         ),
         (
             [{"functionDeclarations": [{"name": "x", "parameters": {"type": "OBJECT"}}]}],

@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 
-from toolturns import InvalidTool, MessageError, Tool
+from toolturns import (
+    ChatMessage,
+    InvalidMessage,
+    InvalidTool,
+    MessageError,
+    Tool,
+    anthropic,
+    gemini,
+    ollama,
+    openai,
+)
 from toolturns._tool import NO_PARAMETERS
 
 WEATHER = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
@@ -33,10 +43,11 @@ def test_no_parameters_is_an_object_without_properties(parameters: Any) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("",), "name: must match ^[a-zA-Z0-9_-]{1,64}$, got ''"),
-        (("get weather",), "name: must match ^[a-zA-Z0-9_-]{1,64}$, got 'get weather'"),
-        (("a" * 65,), "name: must match ^[a-zA-Z0-9_-]{1,64}$, got '" + "a" * 58),
-        ((None,), "name: must match ^[a-zA-Z0-9_-]{1,64}$, got None"),
+        (("",), "name: must match ^[a-zA-Z0-9_.:-]{1,128}$, got ''"),
+        (("get weather",), "name: must match ^[a-zA-Z0-9_.:-]{1,128}$, got 'get weather'"),
+        (("get/weather",), "name: must match ^[a-zA-Z0-9_.:-]{1,128}$, got 'get/weather'"),
+        (("a" * 129,), "name: must match ^[a-zA-Z0-9_.:-]{1,128}$, got '" + "a" * 58),
+        ((None,), "name: must match ^[a-zA-Z0-9_.:-]{1,128}$, got None"),
         (("f", 5), "description: must be a string, got 5"),
         (("f", "", []), "parameters: must be a JSON-schema object (a mapping) or None, got list"),
         (
@@ -50,16 +61,46 @@ def test_no_parameters_is_an_object_without_properties(parameters: Any) -> None:
     ],
 )
 def test_bad_definitions_are_rejected(args: tuple[Any, ...], message: str) -> None:
-    """A name outside ^[a-zA-Z0-9_-]{1,64}$, a non-str description or a schema that is no JSON object is refused."""
+    """A name outside ^[a-zA-Z0-9_.:-]{1,128}$, a non-str description or a schema that is no JSON object is refused."""
     with pytest.raises(InvalidTool) as caught:
         Tool(*args)
     assert isinstance(caught.value, MessageError)
     assert str(caught.value).startswith(message)
 
 
-def test_name_of_64_characters_is_accepted() -> None:
-    """The name limit is 64 characters, inclusive."""
-    assert Tool("a" * 64).name == "a" * 64
+def test_names_any_provider_accepts_are_accepted() -> None:
+    """Up to 128 characters, dots and colons (Gemini, MCP-style names): some provider takes each."""
+    for name in ("a" * 128, "clock.now", "server:tool", "9lives", "_x"):
+        assert Tool(name).name == name
+
+
+@pytest.mark.parametrize(
+    ("name", "refused_by"),
+    [
+        ("get_weather", set()),
+        ("clock.now", {"openai", "anthropic"}),
+        ("a" * 65, {"openai", "gemini"}),
+        ("a" * 128, {"openai", "gemini"}),
+        ("9lives", {"gemini"}),
+    ],
+)
+def test_each_codec_writes_only_names_its_provider_accepts(name: str, refused_by: set[str]) -> None:
+    """tool_definition and to_request apply the provider's own name rule; Ollama documents none."""
+    for provider, codec in (
+        ("openai", openai),
+        ("anthropic", anthropic),
+        ("gemini", gemini),
+        ("ollama", ollama),
+    ):
+        tool = Tool(name)
+        if provider in refused_by:
+            with pytest.raises(MessageError, match=rf"name: must match .* for {provider}, got '{name[:20]}"):
+                codec.tool_definition(tool)
+            with pytest.raises(InvalidMessage) as caught:
+                codec.to_request([ChatMessage.user("hi")], tools=[tool])
+            assert caught.value.path == "tools[0].name"
+        else:
+            assert codec.to_request([ChatMessage.user("hi")], tools=[tool])
 
 
 def test_tools_compare_by_value_and_hash_alike() -> None:

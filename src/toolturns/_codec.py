@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._arguments import encode_arguments
-from ._errors import InvalidArguments, InvalidMessage, InvalidTool, MessageError, at, describe
+from ._errors import InvalidArguments, InvalidMessage, InvalidTool, MessageError, at, describe, join_path
 from ._message import ChatMessage
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -17,6 +18,7 @@ from ._tool_call import ToolCall
 __all__ = [
     "GENERATED_ID_KEY",
     "RAW_ARGUMENTS_KEY",
+    "TOOL_NAMES",
     "arguments_for_object_wire",
     "arguments_from_object_wire",
     "arguments_text_from_object_wire",
@@ -52,25 +54,47 @@ def check_messages(messages: object) -> Sequence[ChatMessage]:
     return messages
 
 
-def check_tools(tools: object) -> Sequence[Tool]:
-    """The caller's tools: None, or a list or tuple of Tool with unique names."""
+#: The tool names each provider accepts, in tool definitions and in calls
+#: (``Tool`` itself takes the union of these). OpenAI: "Must be a-z, A-Z, 0-9,
+#: or contain underscores and dashes, with a maximum length of 64"
+#: (ChatCompletionTool function.name). Anthropic answers "tools.0.custom.name:
+#: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'" (64 until mid 2025).
+#: Gemini: "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9,
+#: or contain underscores, dots, colons and dashes, with a maximum length of
+#: 64" (FunctionDeclaration.name). Ollama documents none.
+TOOL_NAMES: dict[str, re.Pattern[str]] = {
+    "openai": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
+    "anthropic": re.compile(r"[a-zA-Z0-9_-]{1,128}"),
+    "gemini": re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}"),
+}
+
+
+def check_tools(tools: object, provider: str) -> Sequence[Tool]:
+    """The caller's tools: None, or a list or tuple of Tool with unique names ``provider`` accepts."""
     if tools is None:
         return ()
     if not isinstance(tools, (list, tuple)):
         raise InvalidMessage("tools", "must be a list or tuple of Tool", describe(tools))
     seen: set[str] = set()
     for index, tool in enumerate(tools):
-        check_tool(tool, path=f"tools[{index}]", error=InvalidMessage)
+        check_tool(tool, provider, path=f"tools[{index}]", error=InvalidMessage)
         if tool.name in seen:
             raise InvalidMessage(f"tools[{index}].name", "must be unique among the tools", repr(tool.name))
         seen.add(tool.name)
     return tools
 
 
-def check_tool(tool: object, *, path: str = "", error: type[MessageError] = InvalidTool) -> Tool:
-    """``tool`` if it is a Tool, else ``error`` at ``path``: codecs take values, not dicts."""
+def check_tool(
+    tool: object, provider: str, *, path: str = "", error: type[MessageError] = InvalidTool
+) -> Tool:
+    """``tool`` if it is a Tool whose name ``provider`` accepts, else ``error`` at ``path``."""
     if not isinstance(tool, Tool):
         raise error(path, "must be a Tool (read dicts with Tool.from_dict)", describe(tool))
+    pattern = TOOL_NAMES.get(provider)
+    if pattern is not None and not pattern.fullmatch(tool.name):
+        raise error(
+            join_path(path, "name"), f"must match ^{pattern.pattern}$ for {provider}", repr(tool.name)
+        )
     return tool
 
 

@@ -106,7 +106,7 @@ class InvalidTool(MessageError):
     >>> Tool("get weather")
     Traceback (most recent call last):
     ...
-    toolturns.InvalidTool: name: must match ^[a-zA-Z0-9_-]{1,64}$, got 'get weather'
+    toolturns.InvalidTool: name: must match ^[a-zA-Z0-9_.:-]{1,128}$, got 'get weather'
     """
 
 

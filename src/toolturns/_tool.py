@@ -13,9 +13,11 @@ from ._json import JSONInput, decode, encode, value_key
 
 __all__ = ["Tool"]
 
-# OpenAI's rule for function names, the strictest of the four providers
-# (Anthropic: ^[a-zA-Z0-9_-]{1,64}$ too; Gemini allows dots and colons).
-_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+# The union of the providers' rules for tool names (_codec.TOOL_NAMES has each
+# one): a name outside it no provider accepts. Each codec's tool_definition,
+# and check_transcript with a target, apply that provider's own rule.
+_NAME_RULE = "[a-zA-Z0-9_.:-]{1,128}"
+_NAME = re.compile(_NAME_RULE)
 
 #: What a tool without parameters declares: an object with no properties,
 #: never ``[]`` or an absent schema (Ollama answers 400 to ``[]``).
@@ -27,7 +29,9 @@ class Tool:
     """A tool the model may call: a name, a description, a JSON schema.
 
     Args:
-        name: Matches ``^[a-zA-Z0-9_-]{1,64}$``.
+        name: Matches ``^[a-zA-Z0-9_.:-]{1,128}$``, the characters and length
+            some provider accepts; each codec checks its own, narrower rule
+            (OpenAI: ``^[a-zA-Z0-9_-]{1,64}$``) when it writes the tool.
         description: What the tool does, for the model.
         parameters: A JSON-schema object for the arguments; ``None`` or ``{}``
             means none (sent as ``{"type": "object", "properties": {}}``).
@@ -51,7 +55,7 @@ class Tool:
         self, name: str, description: str = "", parameters: Mapping[str, JSONInput] | None = None
     ) -> None:
         if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise InvalidTool("name", "must match ^[a-zA-Z0-9_-]{1,64}$", describe(name))
+            raise InvalidTool("name", f"must match ^{_NAME_RULE}$", describe(name))
         if not isinstance(description, str):
             raise InvalidTool("description", "must be a string", describe(description))
         object.__setattr__(self, "name", name)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from ._codec import TOOL_NAMES
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import refuse_changes
 from ._message import ChatMessage, Role
@@ -27,18 +28,6 @@ TARGETS = ("openai", "anthropic", "gemini", "ollama")
 
 _SYSTEM_ROLES = (Role.SYSTEM, Role.DEVELOPER)
 
-# Tool names each provider accepts, in calls and in tool definitions.
-# OpenAI: "Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a
-# maximum length of 64" (ChatCompletionTool function.name). Anthropic answers
-# "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'"
-# (64 until mid 2025). Gemini: "Must start with a letter or an underscore.
-# Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes, with
-# a maximum length of 64" (FunctionDeclaration.name). Ollama documents none.
-_NAME_PATTERNS = {
-    "openai": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
-    "anthropic": re.compile(r"[a-zA-Z0-9_-]{1,128}"),
-    "gemini": re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}"),
-}
 # OpenAI: "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a
 # string with maximum length 40".
 _OPENAI_MAX_ID = 40
@@ -498,13 +487,13 @@ class _Check:
                 )
 
     def check_name(self, index: int | None, path: str, name: str) -> None:
-        pattern = _NAME_PATTERNS.get(self.target or "")
+        pattern = TOOL_NAMES.get(self.target or "")
         if pattern is not None and not pattern.fullmatch(name):
             self.add(
                 index,
                 path,
                 "invalid_tool_name",
-                f"tool name {name!r} does not match {pattern.pattern}, which {self.target} requires",
+                f"tool name {name!r} does not match ^{pattern.pattern}$, which {self.target} requires",
             )
 
     def anthropic_text(self, readable: Sequence[tuple[int, ChatMessage]], last: int) -> None:

@@ -148,7 +148,7 @@ def to_request(
     if system:
         body["system"] = system
     body["messages"] = wire
-    checked_tools = check_tools(tools)
+    checked_tools = check_tools(tools, _PROVIDER)
     if checked_tools:
         body["tools"] = [tool_definition(tool) for tool in checked_tools]
     return body
@@ -600,7 +600,7 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
     >>> tool_definition(Tool("get_time"))
     {'name': 'get_time', 'input_schema': {'type': 'object', 'properties': {}}}
     """
-    check_tool(tool)
+    check_tool(tool, _PROVIDER)
     definition: dict[str, Any] = {"name": tool.name}
     if tool.description:
         definition["description"] = tool.description

@@ -129,7 +129,7 @@ def to_request(
     {'role': 'model', 'parts': [{'functionCall': {'name': 'get_time', 'args': {}, 'id': 'call_1'}}]}
     """
     checked = check_messages(messages)
-    checked_tools = check_tools(tools)
+    checked_tools = check_tools(tools, _PROVIDER)
     writer = _Writer(keep_invalid=keep_invalid_arguments)
     for index, message in enumerate(checked):
         writer.add(index, message)
@@ -152,7 +152,7 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
     >>> tool_definition(Tool("get_time", "The current time"))
     {'name': 'get_time', 'description': 'The current time'}
     """
-    check_tool(tool, path="tool", error=InvalidMessage)
+    check_tool(tool, _PROVIDER, path="tool", error=InvalidMessage)
     declaration: dict[str, Any] = {"name": tool.name}
     if tool.description:
         declaration["description"] = tool.description

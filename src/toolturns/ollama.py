@@ -124,7 +124,7 @@ def to_request(
         for call in message.tool_calls or ():
             calls_by_id[call.id] = call  # the latest call with an id is the one a result answers
     body: dict[str, Any] = {"messages": wire}
-    checked_tools = check_tools(tools)
+    checked_tools = check_tools(tools, _PROVIDER)
     if checked_tools:
         body["tools"] = [tool_definition(tool) for tool in checked_tools]
     return body
@@ -488,7 +488,7 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
     >>> tool_definition(Tool("get_time"))
     {'type': 'function', 'function': {'name': 'get_time', 'parameters': {'type': 'object', 'properties': {}}}}
     """
-    check_tool(tool)
+    check_tool(tool, _PROVIDER)
     function: dict[str, Any] = {"name": tool.name}
     if tool.description:
         function["description"] = tool.description

@@ -46,7 +46,7 @@ def to_request(
     body: dict[str, Any] = {
         "messages": [message.to_wire(null_content=null_content) for message in check_messages(messages)]
     }
-    checked_tools = check_tools(tools)
+    checked_tools = check_tools(tools, "openai")
     if checked_tools:
         body["tools"] = [tool_definition(tool) for tool in checked_tools]
     return body
@@ -115,7 +115,7 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
     >>> tool_definition(Tool("get_time", "The time now."))
     {'type': 'function', 'function': {'name': 'get_time', 'description': 'The time now.', 'parameters': {'type': 'object', 'properties': {}}}}
     """
-    check_tool(tool)
+    check_tool(tool, "openai")
     function: dict[str, Any] = {"name": tool.name}
     if tool.description:
         function["description"] = tool.description
