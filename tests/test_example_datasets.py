@@ -35,6 +35,8 @@ CODES = {
     "no_conversation",
     "invalid_tool_name",
     "id_too_long",
+    "invalid_name",
+    "too_many_tools",
     "invalid_call_id",
     "invalid_arguments",
     "empty_text",

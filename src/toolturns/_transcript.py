@@ -31,6 +31,11 @@ _SYSTEM_ROLES = (Role.SYSTEM, Role.DEVELOPER)
 # OpenAI: "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a
 # string with maximum length 40".
 _OPENAI_MAX_ID = 40
+# OpenAI: "Invalid 'messages[1].name': string does not match pattern. Expected
+# a string that matches the pattern '^[a-zA-Z0-9_-]+$'."
+_OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]+")
+# OpenAI: "Invalid 'tools': array too long. Expected an array with maximum length 128".
+_OPENAI_MAX_TOOLS = 128
 # Anthropic: tool_use.id must match ^[a-zA-Z0-9_-]+$.
 _ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]+")
 # The wires that carry arguments as an object, not as JSON text.
@@ -136,7 +141,7 @@ def check_transcript(
     if names is not None:
         check.known_tools(turns, names)
     if target is not None:
-        check.target_rules(turns, names)
+        check.target_rules(turns, len(tools or ()))
         if not check.problems:
             check.codec_accepts(turns)
     return sorted(check.problems, key=lambda problem: -1 if problem.index is None else problem.index)
@@ -230,7 +235,7 @@ class _Check:
                 continue
             where = f"messages[{index}]"
             if not isinstance(item, Mapping):
-                self.add(index, where, "invalid_message", f"must be a message object, got {describe(item)}")
+                self.add(index, where, "invalid_message", f"must be a message object, got {_kind(item)}")
                 turns.append(None)
                 continue
             try:
@@ -427,7 +432,7 @@ class _Check:
 
     # -- the target's own rules -------------------------------------------------
 
-    def target_rules(self, turns: Sequence[ChatMessage | _Unreadable | None], names: set[str] | None) -> None:
+    def target_rules(self, turns: Sequence[ChatMessage | _Unreadable | None], tool_count: int) -> None:
         """The rules of one provider that the tool exchanges do not cover."""
         readable = [(index, turn) for index, turn in enumerate(turns) if isinstance(turn, ChatMessage)]
         # What Anthropic and Gemini see as the conversation: system messages go apart.
@@ -450,10 +455,30 @@ class _Check:
         for index, turn in readable:
             for position, call in enumerate(turn.tool_calls or ()):
                 self.call_rules(index, position, call)
+        if self.target == "openai":
+            self.openai_rules(readable, tool_count)
         if self.target == "anthropic":
             self.anthropic_text(readable, last=conversation[-1][0] if conversation else -1)
         if self.target == "gemini":
             self.gemini_call_turns(conversation)
+
+    def openai_rules(self, readable: Sequence[tuple[int, ChatMessage]], tool_count: int) -> None:
+        """OpenAI: a participant name of letters, digits, _ and -; at most 128 tools."""
+        for index, turn in readable:
+            if turn.name is not None and not _OPENAI_NAME.fullmatch(turn.name):
+                self.add(
+                    index,
+                    f"messages[{index}].name",
+                    "invalid_name",
+                    f"name {turn.name!r} does not match ^{_OPENAI_NAME.pattern}$, which OpenAI requires",
+                )
+        if tool_count > _OPENAI_MAX_TOOLS:
+            self.add(
+                None,
+                "tools",
+                "too_many_tools",
+                f"has {tool_count} tools; OpenAI takes at most {_OPENAI_MAX_TOOLS}",
+            )
 
     def call_rules(self, index: int, position: int, call: ToolCall) -> None:
         where = f"messages[{index}].tool_calls[{position}]"
@@ -564,6 +589,15 @@ class _Check:
                 "not_convertible",
                 f"toolturns.{self.target}.to_request refuses it: {error.reason}",
             )
+
+
+def _kind(value: object) -> str:
+    """An item that is not a message, named as JSON names it where Python's name would puzzle."""
+    if value is None:
+        return "null"
+    if isinstance(value, (list, tuple)):
+        return "an array"
+    return describe(value)
 
 
 def _count(number: int, noun: str) -> str:
