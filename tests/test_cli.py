@@ -1178,3 +1178,28 @@ def test_script_memory_stays_flat_on_a_large_file(tmp_path: Path) -> None:
     small_kib, large_kib = peak(small), peak(large)
     assert count > 10_000
     assert large_kib - small_kib < 30 * 1024, (small_kib, large_kib)
+
+
+def test_convert_refuses_openai_tool_keys_a_tool_cannot_carry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """OpenAI's strict (or any key a Tool does not carry) skips the line instead of vanishing from it."""
+    strict = {"type": "function", "function": {"name": "f", "strict": True, "parameters": {"type": "object"}}}
+    extra = {"type": "function", "function": {"name": "f"}, "cache": 1}
+    bare = {"name": "f", "parameters": {"type": "object"}, "strict": True}
+    fine = {"name": "f", "description": "d", "parameters": {"type": "object"}, "type": "function"}
+    path = write(
+        tmp_path / "tools.jsonl",
+        *(
+            json.dumps({"messages": [{"role": "user", "content": "q"}], "tools": [t]})
+            for t in (strict, extra, bare, fine)
+        ),
+    )
+    status, out, err = call(capsys, "convert", "--to", "openai", path)
+    assert status == 1
+    assert len(out.splitlines()) == 1
+    assert err.splitlines()[:3] == [
+        f"{path}:1: tools[0].function.strict: is not a key of a tool toolturns carries (description, name, parameters), got True",
+        f"{path}:2: tools[0].cache: is not a key of a tool toolturns carries (function, type), got 1",
+        f"{path}:3: tools[0].strict: is not a key of a tool toolturns carries (description, name, parameters, type), got True",
+    ]

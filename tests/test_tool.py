@@ -147,3 +147,11 @@ def test_from_dict_rejects_bad_shapes_with_a_path(data: Any, message: str) -> No
     with pytest.raises(InvalidTool) as caught:
         Tool.from_dict(data)
     assert str(caught.value).startswith(message)
+
+
+def test_a_tool_of_another_type_is_named_by_its_type() -> None:
+    """{"type": "code_interpreter"} is refused for its type, not for a missing name."""
+    with pytest.raises(InvalidTool) as caught:
+        Tool.from_dict({"type": "code_interpreter"})
+    assert (caught.value.path, caught.value.got) == ("type", "'code_interpreter'")
+    assert Tool.from_dict({"type": "function", "name": "f"}).name == "f"

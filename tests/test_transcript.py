@@ -967,7 +967,7 @@ def test_not_convertible_only_when_nothing_else_was_found() -> None:
 
 
 def test_not_convertible_sees_the_tools_given() -> None:
-    """The codec gets the parsed tools: a clean transcript with clean tools converts."""
+    """A clean transcript with clean tools is clean for every target, its codec's last word included."""
     messages = [ASK, CALLS, R1, R2]
     for target in CODECS:
         assert check_transcript(messages, target=target, tools=[WEATHER_TOOL, TIME_TOOL]) == []

@@ -78,11 +78,24 @@ class Tool:
     def from_dict(cls, data: object) -> Tool:
         """Read an OpenAI tool definition, or a bare ``{name, description, parameters}``.
 
+        Only those three keys are read: a ``Tool`` does not carry others
+        (OpenAI's ``strict``), and the ``toolturns convert`` command refuses a
+        definition that has them rather than drop them.
+
         >>> Tool.from_dict({"type": "function", "function": {"name": "get_time"}})
         Tool(name='get_time', description='', parameters={'type': 'object', 'properties': {}})
+        >>> Tool.from_dict({"type": "code_interpreter"})
+        Traceback (most recent call last):
+        ...
+        toolturns.InvalidTool: type: must be 'function' (only function tools are supported), got 'code_interpreter'
         """
         if not isinstance(data, Mapping):
             raise InvalidTool("", "must be an object", describe(data))
+        kind = data.get("type")
+        if "function" not in data and kind is not None and kind != "function":
+            raise InvalidTool(
+                "type", "must be 'function' (only function tools are supported)", describe(kind)
+            )
         prefix = ""
         if "function" in data:
             kind = data.get("type")
