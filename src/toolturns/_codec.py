@@ -5,20 +5,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._arguments import encode_arguments
 from ._errors import InvalidArguments, InvalidMessage, InvalidTool, MessageError, at, describe, join_path
 from ._message import ChatMessage
-from ._tool import Tool
+from ._tool import TOOL_NAMES, Tool
 from ._tool_call import ToolCall
 
 __all__ = [
     "GENERATED_ID_KEY",
     "RAW_ARGUMENTS_KEY",
-    "TOOL_NAMES",
     "arguments_for_object_wire",
     "arguments_from_object_wire",
     "arguments_text_from_object_wire",
@@ -52,21 +50,6 @@ def check_messages(messages: object) -> Sequence[ChatMessage]:
                 describe(message),
             )
     return messages
-
-
-#: The tool names each provider accepts, in tool definitions and in calls
-#: (``Tool`` itself takes the union of these). OpenAI: "Must be a-z, A-Z, 0-9,
-#: or contain underscores and dashes, with a maximum length of 64"
-#: (ChatCompletionTool function.name). Anthropic answers "tools.0.custom.name:
-#: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'" (64 until mid 2025).
-#: Gemini: "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9,
-#: or contain underscores, dots, colons and dashes, with a maximum length of
-#: 64" (FunctionDeclaration.name). Ollama documents none.
-TOOL_NAMES: dict[str, re.Pattern[str]] = {
-    "openai": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
-    "anthropic": re.compile(r"[a-zA-Z0-9_-]{1,128}"),
-    "gemini": re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}"),
-}
 
 
 def check_tools(tools: object, provider: str) -> Sequence[Tool]:

@@ -7,18 +7,16 @@ problem it finds as a ``Problem`` value (it raises only when called wrongly);
 
 from __future__ import annotations
 
-import copy
 import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from ._codec import TOOL_NAMES
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import refuse_changes
 from ._message import ChatMessage, Role
-from ._tool import Tool
+from ._tool import TOOL_NAMES, Tool
 from ._tool_call import ToolCall
 
 __all__ = ["TARGETS", "Problem", "check_transcript", "trim"]
@@ -187,6 +185,8 @@ class _LastTools:
         seen, self.seen = self.seen, (target, tools)
         if seen is None or seen[0] != target or seen[1] is tools or not _equal(seen[1], tools):
             return  # not twice in a row (the same object again may have been changed in place)
+        import copy  # here: most checks never remember a list, and copy costs 5 ms to import
+
         try:
             kept = copy.deepcopy(tools)
         except Exception:  # a value that cannot be copied is not remembered
