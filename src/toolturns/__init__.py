@@ -42,7 +42,7 @@ __all__ = (
     "trim",
 )
 
-__version__ = "0.1.0.dev0"
+__version__ = "0.1.0"
 
 # Show the public import path in reprs and tracebacks (toolturns.InvalidMessage,
 # not toolturns._errors.InvalidMessage); pickle finds them there too.
