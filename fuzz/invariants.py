@@ -38,6 +38,7 @@ from toolturns import (
     parse_sse,
     trim,
 )
+from toolturns._codec import RAW_ARGUMENTS_KEY
 from toolturns._json import value_key
 
 __all__ = [
@@ -156,7 +157,7 @@ def facts(messages: Sequence[ChatMessage]) -> tuple[list[Any], list[Any], list[s
             call_id = call.id
             if any(_generated(call, provider) for provider in CODECS):
                 call_id = made_up.setdefault(call.id, f"<made-up id {len(made_up)}>")
-            calls.append((call_id, call.name, value_key(call.arguments_json)))
+            calls.append((call_id, call.name, _argument_value(call.arguments_json)))
     results = sorted(
         (made_up.get(m.tool_call_id or "", m.tool_call_id or ""), m.content, m.is_error)
         for m in messages
@@ -164,6 +165,24 @@ def facts(messages: Sequence[ChatMessage]) -> tuple[list[Any], list[Any], list[s
     )
     texts = sorted(m.content for m in messages if m.role is not Role.TOOL and m.content)
     return calls, results, texts
+
+
+def _argument_value(text: str) -> tuple[bool, str]:
+    """The value of an argument text, as calls compare it.
+
+    Open finding 1 (fuzz/README.md): an arguments object that is exactly
+    ``{"_toolturns_raw_arguments": text}`` goes over the object wires like
+    malformed text that keep_invalid_arguments wrapped, and reads back as that
+    text. Until that is decided, the two count as the same arguments here, so
+    the fuzzer looks for other things.
+    """
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return value_key(text)
+    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get(RAW_ARGUMENTS_KEY), str):
+        return value_key(value[RAW_ARGUMENTS_KEY])
+    return value_key(text)
 
 
 def _generated(call: ToolCall, provider: str) -> bool:

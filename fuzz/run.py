@@ -13,6 +13,7 @@ readers, and malformed JSON and odd bytes are still tried.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
 import json
 import random
@@ -41,7 +42,11 @@ from fuzz.seeds import seeds, vocabulary  # noqa: E402
 _NOT_JSON = object()
 # Scalars the mutator puts in: the JSON types, edge numbers, and the values the
 # contract gives a meaning (null and "" carry nothing, "{}" is no arguments).
-_LEAVES: list[Any] = [None, True, False, 0, 1, -1, 0.5, -0.0, 1e308, 2**63, 2**64 + 1, "", " ", "{}", "null"]
+_LEAVES: list[Any] = [
+    *(None, True, False, 0, 1, -1, 0.5, -0.0, 1e308, 2**63, 2**64 + 1, 10**400),
+    *(float("nan"), float("inf"), float("-inf")),  # json.loads reads NaN and Infinity too
+    *("", " ", "{}", "null", "[]", '{"a": 1, "a": 2}', "\ud800", "\x00", "tt-", "tt-a-3a_b", "x" * 300),
+]
 _MAX_DEPTH = 64  # deeper values are left to the byte mutations, which nest faster anyway
 
 
@@ -98,7 +103,7 @@ def mutate_json(value: Any, rng: random.Random, words: list[Any]) -> Any:
     for _ in range(rng.randint(1, 3)):
         places = _slots(root)
         container, key = rng.choice(places)
-        operation = rng.randrange(7)
+        operation = rng.randrange(8)
         if operation == 0:  # replace
             container[key] = _fresh(rng, words, places)
         elif operation == 1 and container is not root:  # delete
@@ -122,6 +127,11 @@ def mutate_json(value: Any, rng: random.Random, words: list[Any]) -> Any:
             container[key] = (
                 [container[key]] if rng.random() < 0.5 else {rng.choice(words or ["k"]): container[key]}
             )
+        elif operation == 7:  # nest deep: every reader must stay within the recursion limit
+            nested = container[key]
+            for level in range(rng.choice([50, 200, 900])):
+                nested = [nested] if level % 2 else {"k": nested}
+            container[key] = nested
         elif operation == 6 and isinstance(container, list) and container is not root:  # duplicate or swap
             other = rng.randrange(len(container))
             if rng.random() < 0.5:
@@ -197,13 +207,13 @@ def one_input(target: str) -> Callable[[bytes], None]:
 
 
 def seed_corpus(target: str, folder: Path) -> None:
-    """Fill an empty corpus folder with the target's seeds."""
+    """Put the target's seeds into its corpus folder, each once (named by its hash)."""
     folder.mkdir(parents=True, exist_ok=True)
-    if any(folder.iterdir()):
-        return
-    for number, value in enumerate(seeds(target)):
-        data = value if isinstance(value, str) and target == "sse" else json.dumps(value)
-        (folder / f"seed-{number:03d}").write_text(data, "utf-8")
+    for value in seeds(target):
+        data = (value if target == "sse" else json.dumps(value)).encode("utf-8", "surrogatepass")
+        path = folder / f"seed-{hashlib.sha1(data).hexdigest()[:16]}"
+        if not path.exists():
+            path.write_bytes(data)
 
 
 def main(argv: list[str]) -> None:
@@ -214,7 +224,7 @@ def main(argv: list[str]) -> None:
     target = argv[1]
     options = argv[2:]
     given_inputs = [arg for arg in options if not arg.startswith("-")]
-    if not given_inputs:  # the default corpus: seeded once, grown by every run
+    if not given_inputs:  # the default corpus: seeded, and grown by every run
         corpus = ROOT / "fuzz" / "corpus" / target
         seed_corpus(target, corpus)
         options.append(str(corpus))
@@ -227,8 +237,15 @@ def main(argv: list[str]) -> None:
         "-timeout": "20",  # seconds for one input: a slower one is a finding too
     }
     options[:0] = [f"{flag}={value}" for flag, value in defaults.items() if flag not in flags]
-    # The sse target's lines carry stream items: their words are the streams' words.
-    sources = [name for name in TARGETS if name.endswith("_stream")] if target == "sse" else [target]
+    # Words of every target of the same provider (its requests, responses and
+    # streams share block and part names); the sse target's lines carry stream items.
+    provider = target.partition("_")[0]
+    if target == "sse":
+        sources = [name for name in TARGETS if name.endswith("_stream")]
+    elif provider in ("openai", "anthropic", "gemini", "ollama"):
+        sources = [name for name in TARGETS if name.startswith(f"{provider}_")]
+    else:
+        sources = [target, "openai_request", "openai_response"]
     words = vocabulary([value for source in sources for value in seeds(source)])
     atheris.Setup([argv[0], *options], one_input(target), custom_mutator=mutator(target, words))
     atheris.Fuzz()

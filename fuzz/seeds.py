@@ -72,6 +72,132 @@ def _responses(name: str, loop: list[ChatMessage]) -> list[Any]:
     return made
 
 
+def _halves(text: str) -> list[str]:
+    """``text`` in two fragments, as a stream cuts it anywhere (an empty text stays one)."""
+    middle = len(text) // 2
+    return [text[:middle], text[middle:]] if middle else [text]
+
+
+def _streams(name: str, loop: list[ChatMessage]) -> list[list[Any]]:
+    """For each assistant turn of ``loop``, the items ``name`` would stream for it, fragments cut in two."""
+    made = []
+    for turn, body in zip(
+        [m for m in loop if m.role.value == "assistant"], _responses(name, loop), strict=True
+    ):
+        calls = turn.tool_calls or ()
+        items: list[Any]
+        if name == "openai":
+
+            def chunk(delta: dict[str, Any], reason: str | None = None) -> dict[str, Any]:
+                entry = {"index": 0, "delta": delta, "finish_reason": reason}
+                return {"object": "chat.completion.chunk", "choices": [entry]}
+
+            items = [chunk({"role": "assistant", "content": ""})]
+            items += [chunk({"content": piece}) for piece in _halves(turn.content)]
+            for index, call in enumerate(calls):
+                function = {"name": call.name, "arguments": ""}
+                items.append(
+                    chunk(
+                        {
+                            "tool_calls": [
+                                {"index": index, "id": call.id, "type": "function", "function": function}
+                            ]
+                        }
+                    )
+                )
+                items += [
+                    chunk({"tool_calls": [{"index": index, "function": {"arguments": piece}}]})
+                    for piece in _halves(call.arguments_json)
+                ]
+            items.append(chunk({}, "tool_calls" if calls else "stop"))
+            items.append({"object": "chat.completion.chunk", "choices": [], "usage": {"total_tokens": 9}})
+        elif name == "anthropic":
+            blocks = (
+                body["content"]
+                if isinstance(body["content"], list)
+                else [{"type": "text", "text": body["content"]}]
+            )
+            # A thinking block first, as extended thinking streams it.
+            blocks = [{"type": "thinking", "thinking": "Let me see.", "signature": "c2ln"}, *blocks]
+            items = [
+                {
+                    "type": "message_start",
+                    "message": {
+                        "type": "message",
+                        "role": "assistant",
+                        "content": [],
+                        "usage": {"input_tokens": 5},
+                    },
+                }
+            ]
+            for index, block in enumerate(blocks):
+                kind = block["type"]
+                start: dict[str, Any]
+                if kind == "text":
+                    start, deltas = {"type": "text", "text": ""}, [("text_delta", "text", block["text"])]
+                elif kind == "tool_use":
+                    start = {**block, "input": {}}
+                    deltas = [("input_json_delta", "partial_json", json.dumps(block["input"]))]
+                else:
+                    start = {"type": "thinking", "thinking": "", "signature": ""}
+                    deltas = [
+                        ("thinking_delta", "thinking", block["thinking"]),
+                        ("signature_delta", "signature", block["signature"]),
+                    ]
+                items.append({"type": "content_block_start", "index": index, "content_block": start})
+                for kind_of_delta, key, text in deltas:
+                    items += [
+                        {
+                            "type": "content_block_delta",
+                            "index": index,
+                            "delta": {"type": kind_of_delta, key: piece},
+                        }
+                        for piece in _halves(text)
+                    ]
+                items.append({"type": "content_block_stop", "index": index})
+            reason = "tool_use" if calls else "end_turn"
+            items += [
+                {"type": "message_delta", "delta": {"stop_reason": reason}, "usage": {"output_tokens": 9}},
+                {"type": "ping"},
+                {"type": "message_stop"},
+            ]
+        elif name == "gemini":
+            parts = []
+            for part in body["candidates"][0]["content"]["parts"]:
+                if set(part) == {"text"}:
+                    parts += [{"text": piece} for piece in _halves(part["text"])]
+                else:
+                    parts.append(part)
+            items = [
+                {
+                    "candidates": [{"content": {"role": "model", "parts": [part]}, "index": 0}],
+                    "responseId": "r1",
+                }
+                for part in parts
+            ]
+            items.append(
+                {
+                    "candidates": [{"finishReason": "STOP", "index": 0}],
+                    "usageMetadata": {"totalTokenCount": 9},
+                    "responseId": "r1",
+                }
+            )
+        else:
+            message = body["message"]
+
+            def line(message: dict[str, Any], done: bool = False) -> dict[str, Any]:
+                return {"model": "m", "created_at": "2025-01-01T00:00:00Z", "message": message, "done": done}
+
+            items = [line({"role": "assistant", "content": piece}) for piece in _halves(message["content"])]
+            if "tool_calls" in message:
+                items.append(line({"role": "assistant", "content": "", "tool_calls": message["tool_calls"]}))
+            items.append(
+                {**line({"role": "assistant", "content": ""}, True), "done_reason": "stop", "eval_count": 9}
+            )
+        made.append(items)
+    return made
+
+
 def _jsonl(name: str) -> list[Any]:
     lines = (ROOT / "examples" / name).read_text("utf-8").splitlines()
     values: list[Any] = []
@@ -98,7 +224,10 @@ def seeds(target: str) -> list[Any]:
         recorded = [e["data"] for e in examples if e["provider"] == name and e["kind"] == "response_message"]
         return [*recorded, *_responses(name, loop)]
     if kind == "stream":
-        return [_stream_items(e) for e in examples if e["provider"] == name and e["kind"] == "stream_chunks"]
+        recorded = [
+            _stream_items(e) for e in examples if e["provider"] == name and e["kind"] == "stream_chunks"
+        ]
+        return [*recorded, *_streams(name, loop)]
     if target == "message":
         return [m.to_wire() for m in loop] + [
             e["data"] for e in examples if e["provider"] == "openai" and e["kind"] == "response_message"
