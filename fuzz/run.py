@@ -47,6 +47,17 @@ _LEAVES: list[Any] = [
     *(float("nan"), float("inf"), float("-inf")),  # json.loads reads NaN and Infinity too
     *("", " ", "{}", "null", "[]", '{"a": 1, "a": 2}', "\ud800", "\x00", "tt-", "tt-a-3a_b", "x" * 300),
 ]
+# Keys every reader gives a meaning, whether or not a seed happens to use them.
+_FIELDS = [
+    *("role", "content", "name", "tool_calls", "tool_call_id", "is_error", "refusal", "type", "function"),
+    *("id", "index", "arguments", "choices", "message", "delta", "finish_reason", "usage", "error"),
+    *("system", "messages", "tool_use", "tool_result", "tool_use_id", "input", "text", "thinking"),
+    *("redacted_thinking", "signature", "data", "citations", "cache_control", "stop_reason", "partial_json"),
+    *("systemInstruction", "contents", "parts", "functionCall", "functionResponse", "args", "response"),
+    *("result", "thought", "thoughtSignature", "candidates", "finishReason", "responseId", "model", "user"),
+    *("tool_name", "images", "done", "done_reason", "created_at", "_toolturns_raw_arguments", "tools"),
+    *("max_messages", "max_tokens", "start_on_user", "developer", "assistant", "tool"),
+]
 _MAX_DEPTH = 64  # deeper values are left to the byte mutations, which nest faster anyway
 
 
@@ -246,7 +257,7 @@ def main(argv: list[str]) -> None:
         sources = [name for name in TARGETS if name.startswith(f"{provider}_")]
     else:
         sources = [target, "openai_request", "openai_response"]
-    words = vocabulary([value for source in sources for value in seeds(source)])
+    words = sorted({*vocabulary([value for source in sources for value in seeds(source)]), *_FIELDS})
     atheris.Setup([argv[0], *options], one_input(target), custom_mutator=mutator(target, words))
     atheris.Fuzz()
 
