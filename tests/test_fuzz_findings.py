@@ -4,7 +4,9 @@ becomes one of these)."""
 
 from __future__ import annotations
 
-from toolturns import PartialToolCall, anthropic
+import pytest
+
+from toolturns import InvalidMessage, PartialToolCall, anthropic, openai
 
 
 def test_anthropic_snapshot_shows_arguments_given_whole_in_the_block_start() -> None:
@@ -27,3 +29,20 @@ def test_anthropic_snapshot_shows_arguments_given_whole_in_the_block_start() -> 
     assert stream.snapshot().tool_calls == (PartialToolCall("toolu_1", "get_weather", '{"city":"Paris"}'),)
     (call,) = stream.message().tool_calls or ()
     assert call.arguments_json == '{"city":"Paris"}'
+
+
+@pytest.mark.parametrize(
+    ("body", "path"),
+    [
+        ({"choices": [{"message": {"role": "user", "content": "C"}}]}, "choices[0].message.role"),
+        ({"role": "tool", "content": "C", "tool_call_id": "call_1"}, "role"),
+    ],
+)
+def test_openai_from_response_refuses_a_turn_that_is_not_the_models(body: object, path: str) -> None:
+    """openai.from_response gives the assistant turn: a user or tool message in a response (or
+    given as a bare message) is an InvalidMessage naming its role, as every other codec and the
+    OpenAI stream assembler refuse it."""
+    with pytest.raises(InvalidMessage) as caught:
+        openai.from_response(body)
+    assert caught.value.path == path
+    assert "must be 'assistant'" in str(caught.value)

@@ -83,6 +83,11 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
         body: The decoded response body.
         choice: Which of ``choices`` to read, for requests made with ``n > 1``.
 
+    Raises:
+        MessageError: the path names the place (``choices[0].message.role``);
+            a turn whose role is not ``assistant`` is refused like any other
+            mistake, as the other codecs refuse it.
+
     >>> turn = from_response({"object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls",
     ...     "message": {"role": "assistant", "content": None, "refusal": None, "tool_calls": [{"id": "call_1",
     ...         "type": "function", "function": {"name": "get_time", "arguments": "{}"}}]}}]})
@@ -105,8 +110,18 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
             if not isinstance(item, Mapping):
                 raise InvalidMessage("", "must be an object", describe(item))
             with at("message"):
-                return ChatMessage.from_dict(item.get("message"))
-    return ChatMessage.from_dict(body)
+                return _model_turn(ChatMessage.from_dict(item.get("message")))
+    return _model_turn(ChatMessage.from_dict(body))
+
+
+def _model_turn(message: ChatMessage) -> ChatMessage:
+    # A response holds the model's turn, as the other codecs and the stream
+    # assembler require; a user or tool message here is a request read by mistake.
+    if message.role is not Role.ASSISTANT:
+        raise InvalidMessage(
+            "role", "must be 'assistant' (a response holds the model's turn)", describe(message.role.value)
+        )
+    return message
 
 
 def tool_definition(tool: Tool) -> dict[str, Any]:
