@@ -1,0 +1,159 @@
+"""The fuzz targets' invariants (fuzz/invariants.py), checked fast with hypothesis.
+
+The fuzz runs in fuzz/ search for minutes with coverage guidance; these run
+the same checks on every test run, on arbitrary JSON and on the targets' seeds
+with a few random edits inside, so a regression shows without atheris.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fuzz.invariants import (
+    CODECS,
+    Codec,
+    check_message,
+    check_request,
+    check_response,
+    check_sent_back,
+    check_sse,
+    check_stream,
+    check_transcripts,
+    check_trim,
+    sse_reference,
+)
+from fuzz.seeds import seeds
+from toolturns import ChatMessage, ToolCall, openai
+
+from . import strategies as s
+
+NAMES = sorted(CODECS)
+
+
+def near_seeds(target: str) -> st.SearchStrategy[Any]:
+    """Arbitrary JSON, or one of the target's seeds with one to three edits deep inside."""
+    return st.one_of(s.arbitrary_json(), s.mutated(st.sampled_from(seeds(target))))
+
+
+@settings(max_examples=60)
+@given(near_seeds("message"))
+def test_from_dict_keeps_the_fuzz_invariant(data: Any) -> None:
+    """ChatMessage.from_dict reads or raises a MessageError, and what it reads round-trips."""
+    check_message(data)
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=40)
+@given(data=st.data())
+def test_from_request_keeps_the_fuzz_invariant(name: str, data: st.DataObject) -> None:
+    """Each codec's from_request reads or raises a MessageError; what it reads survives the
+    OpenAI wire and its own wire with every call, result and text, and sends the same body again."""
+    check_request(CODECS[name], data.draw(near_seeds(f"{name}_request")))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=40)
+@given(data=st.data())
+def test_from_response_keeps_the_fuzz_invariant(name: str, data: st.DataObject) -> None:
+    """Each codec's from_response gives an assistant turn or a MessageError, and the turn survives both wires."""
+    check_response(CODECS[name], data.draw(near_seeds(f"{name}_response")))
+
+
+@pytest.mark.parametrize("name", NAMES)
+@settings(max_examples=40)
+@given(data=st.data())
+def test_stream_assembler_keeps_the_fuzz_invariant(name: str, data: st.DataObject) -> None:
+    """Each StreamAssembler fed arbitrary or edited recorded streams works or raises a MessageError at
+    every step; its message agrees with its snapshot and survives both wires."""
+    items = data.draw(st.one_of(st.lists(s.arbitrary_json(), max_size=5), near_seeds(f"{name}_stream")))
+    check_stream(CODECS[name], items)
+
+
+_SSE_LINES = st.one_of(
+    st.sampled_from(
+        ["", ":", ": ping", "data", "data:", "data: [DONE]", "event: x", "id: 1", "data: {}", "data:{"]
+    ),
+    s.arbitrary_json().map(lambda value: "data: " + json.dumps(value)),
+    s.unicode_text(max_size=8).map(lambda text: "data: " + text),
+)
+
+
+@settings(max_examples=100)
+@given(st.lists(st.tuples(_SSE_LINES, st.sampled_from(["\n", "\r\n", "\r"])), max_size=8), st.booleans())
+def test_parse_sse_keeps_the_fuzz_invariant(lines: list[tuple[str, str]], closed: bool) -> None:
+    """parse_sse gives the events the format gives, or an InvalidStream at the line the bad event
+    started on, whatever the line ends; its items written again read back the same."""
+    text = "".join(line + end for line, end in lines)
+    check_sse(text if closed else text.rstrip("\r\n"))
+
+
+def test_sse_reference_reads_the_format() -> None:
+    """The reference reader the sse target compares with: blank lines dispatch, comments and other
+    fields are skipped, one space after the colon goes, data lines join, [DONE] ends."""
+    lines = [": hi", "event: x", "data: {", "data:1}", "", "", "data", "", "data: [DONE]", "data: {}"]
+    assert sse_reference(lines) == (["{\n1}", ""], [2, 6])
+
+
+@settings(max_examples=40)
+@given(near_seeds("transcript"))
+def test_check_transcript_keeps_the_fuzz_invariant(value: Any) -> None:
+    """check_transcript gives well-formed Problems for any list (InvalidTranscript otherwise), a target
+    only adds problems, and a transcript clean for a target is one its to_request sends."""
+    check_transcripts(value)
+
+
+@settings(max_examples=40)
+@given(near_seeds("trim"))
+def test_trim_keeps_the_fuzz_invariant(value: Any) -> None:
+    """trim keeps the system messages and whole trailing turns within the limits, or raises a MessageError."""
+    check_trim(value)
+
+
+# -- the invariants can fail ------------------------------------------------------------
+
+
+def _lossy(drop_last_call: bool) -> Codec:
+    """The OpenAI codec with a writer that loses something."""
+
+    def to_request(messages: list[ChatMessage]) -> dict[str, Any]:
+        body = openai.to_request(messages)
+        if drop_last_call:
+            for wire in body["messages"]:
+                if wire.get("tool_calls") and len(wire["tool_calls"]) > 1:
+                    wire["tool_calls"].pop()
+        else:
+            body["messages"][-1]["content"] = float("nan")
+        return body
+
+    base = CODECS["openai"]
+    return Codec("lossy", base.from_request, base.from_response, to_request, base.stream, True, False)
+
+
+def test_a_writer_that_drops_a_call_is_caught() -> None:
+    """check_sent_back fails when the provider wire loses a call."""
+    turn = ChatMessage.assistant_tool_calls([ToolCall("a", "f"), ToolCall("b", "g")])
+    with pytest.raises(AssertionError, match="lost data"):
+        check_sent_back(_lossy(drop_last_call=True), [turn], may_refuse=False)
+
+
+def test_a_writer_that_writes_nan_is_caught() -> None:
+    """check_sent_back fails when a writer produces something that is not strict JSON."""
+    with pytest.raises(AssertionError, match="not JSON"):
+        check_sent_back(_lossy(drop_last_call=False), [ChatMessage.user("hi")], may_refuse=False)
+
+
+def test_a_reader_raising_another_exception_escapes() -> None:
+    """An exception that is not a MessageError is not swallowed: it is the finding."""
+
+    def reader(body: object) -> list[ChatMessage]:
+        raise KeyError("role")
+
+    base = CODECS["openai"]
+    broken = Codec("broken", reader, base.from_response, base.to_request, base.stream, True, True)
+    with pytest.raises(KeyError):
+        check_request(broken, [])
