@@ -25,7 +25,7 @@ from time import monotonic
 from typing import Any, NoReturn, Protocol, TextIO
 
 from . import __version__, anthropic, gemini, ollama, openai
-from ._errors import InvalidTool, InvalidTranscript, MessageError, at, describe
+from ._errors import InvalidTranscript, MessageError
 from ._json import JSON, decode, json_kind
 from ._message import ChatMessage
 from ._tool import Tool
@@ -73,48 +73,11 @@ _READERS: dict[str, Callable[[object], list[ChatMessage]]] = {
 }
 
 
-# The keys of an OpenAI (and Ollama) tool definition a Tool carries.
-_TOOL_KEYS = frozenset({"type", "function"})
-_FUNCTION_KEYS = frozenset({"name", "description", "parameters"})
-
-
-def _function_tools(tools: object) -> list[Tool]:
-    """Tools in the OpenAI shape, which Ollama shares: ``{"type": "function", "function": {...}}``.
-
-    A key a Tool cannot carry (``strict``) is an error, not a silent loss, as
-    when reading Anthropic's and Gemini's tools.
-    """
-    if not isinstance(tools, list):
-        raise InvalidTool("tools", "must be an array of tool definitions", describe(tools))
-    result = []
-    for number, item in enumerate(tools):
-        with at(f"tools[{number}]"):
-            tool = Tool.from_dict(item)
-            assert isinstance(item, dict)  # a decoded line; from_dict refused anything else
-            if "function" in item:
-                _refuse_other_keys(item, _TOOL_KEYS, "")
-                _refuse_other_keys(item["function"], _FUNCTION_KEYS, "function.")
-            else:  # the bare {name, description, parameters} from_dict also reads
-                _refuse_other_keys(item, _FUNCTION_KEYS | {"type"}, "")
-            result.append(tool)
-    return result
-
-
-def _refuse_other_keys(mapping: dict[str, Any], carried: frozenset[str], where: str) -> None:
-    for key in mapping:
-        if key not in carried:
-            raise InvalidTool(
-                f"{where}{key}",
-                f"is not a key of a tool toolturns carries ({', '.join(sorted(carried))})",
-                describe(mapping[key]),
-            )
-
-
 _TOOL_READERS: dict[str, Callable[[object], list[Tool]]] = {
-    "openai": _function_tools,
+    "openai": openai._read_tools,
     "anthropic": anthropic._read_tools,
     "gemini": gemini._read_tools,
-    "ollama": _function_tools,
+    "ollama": openai._read_tools,  # Ollama's tools are OpenAI's shape
 }
 
 

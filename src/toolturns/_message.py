@@ -15,7 +15,7 @@ from ._frozen import refuse_changes
 from ._json import JSONInput
 from ._tool_call import ToolCall
 
-__all__ = ["ChatMessage", "Role"]
+__all__ = ["SYSTEM_ROLES", "ChatMessage", "Role"]
 
 
 class Role(enum.StrEnum):
@@ -36,6 +36,10 @@ class Role(enum.StrEnum):
     ASSISTANT = "assistant"
     TOOL = "tool"
 
+
+#: The roles that give the model instructions: OpenAI's two spellings of one
+#: channel, which Anthropic and Gemini send apart from the conversation.
+SYSTEM_ROLES = frozenset({Role.SYSTEM, Role.DEVELOPER})
 
 # Exact wire strings only: "USER" and "user " are mistakes, not spellings.
 _ROLES: dict[str, Role] = {role.value: role for role in Role}

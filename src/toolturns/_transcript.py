@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import refuse_changes
-from ._message import ChatMessage, Role
+from ._message import SYSTEM_ROLES, ChatMessage, Role
 from ._tool import TOOL_NAMES, Tool
 from ._tool_call import ToolCall
 
@@ -24,7 +24,6 @@ __all__ = ["TARGETS", "Problem", "check_transcript", "trim"]
 #: The providers ``check_transcript`` knows rules of, by codec module name.
 TARGETS = ("openai", "anthropic", "gemini", "ollama")
 
-_SYSTEM_ROLES = (Role.SYSTEM, Role.DEVELOPER)
 
 # OpenAI: "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a
 # string with maximum length 40".
@@ -439,7 +438,7 @@ class _Check:
         conversation = [
             (index, turn)
             for index, turn in enumerate(turns)
-            if not (isinstance(turn, ChatMessage) and turn.role in _SYSTEM_ROLES)
+            if not (isinstance(turn, ChatMessage) and turn.role in SYSTEM_ROLES)
         ]
         if not turns:
             self.add(
@@ -538,7 +537,7 @@ class _Check:
                     )
                 continue
             if not text and (
-                turn.role in _SYSTEM_ROLES or turn.tool_calls or (turn.role is Role.ASSISTANT and final)
+                turn.role in SYSTEM_ROLES or turn.tool_calls or (turn.role is Role.ASSISTANT and final)
             ):
                 # Sent as no text block: toolturns drops an empty system message, a call
                 # turn has its calls, and Anthropic allows an empty final assistant turn.
@@ -687,7 +686,7 @@ def trim(
         raise InvalidTranscript("start_on_user", "must be a bool", describe(start_on_user))
 
     roles = [_role_of(index, item) for index, item in enumerate(messages)]
-    system = [index for index, role in enumerate(roles) if role in _SYSTEM_ROLES]
+    system = [index for index, role in enumerate(roles) if role in SYSTEM_ROLES]
     units = _units(roles)
 
     def tokens(indexes: Sequence[int]) -> int:
@@ -747,7 +746,7 @@ def _units(roles: Sequence[Role]) -> list[list[int]]:
     """The indexes of the non-system messages, grouped: a turn and the tool results after it."""
     units: list[list[int]] = []
     for index, role in enumerate(roles):
-        if role in _SYSTEM_ROLES:
+        if role in SYSTEM_ROLES:
             continue
         if role is Role.TOOL and units:
             units[-1].append(index)  # a result stays with the turn that made its call

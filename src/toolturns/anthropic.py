@@ -36,7 +36,7 @@ from ._codec import (
 from ._errors import InvalidMessage, InvalidStream, InvalidTool, InvalidToolCall, MessageError, describe
 from ._extra import carries_nothing
 from ._json import decode, join_key
-from ._message import ChatMessage, Role
+from ._message import SYSTEM_ROLES, ChatMessage, Role
 from ._stream import Assembler, PartialToolCall
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -69,7 +69,6 @@ _TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
 _TOOL_KEYS = frozenset({"type", "name", "description", "input_schema", "cache_control"})
 # A native message has exactly these keys (Anthropic's MessageParam).
 _MESSAGE_KEYS = frozenset({"role", "content"})
-_SYSTEM_ROLES = (Role.SYSTEM, Role.DEVELOPER)
 
 # Anthropic: "Each tool_result block must have a corresponding tool_use block
 # in the previous message" (HTTP 400 otherwise).
@@ -121,7 +120,7 @@ def to_request(
     # system message between a call and its result does not separate them.
     conversation: list[tuple[int, ChatMessage]] = []
     for index, message in enumerate(checked):
-        if message.role in _SYSTEM_ROLES:
+        if message.role in SYSTEM_ROLES:
             with at(f"messages[{index}]"):
                 block = _system_block(message)
             if block is not None:

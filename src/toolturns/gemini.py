@@ -51,7 +51,7 @@ from ._errors import (
     describe,
 )
 from ._json import decode, encode, join_key
-from ._message import ChatMessage, Role
+from ._message import SYSTEM_ROLES, ChatMessage, Role
 from ._stream import Assembler, PartialToolCall
 from ._tool import NO_PARAMETERS, Tool
 from ._tool_call import ToolCall
@@ -251,7 +251,7 @@ class _Writer:
             self.add_result(index, message)
             return
         self.close_turn(at_end=False)
-        if message.role is Role.SYSTEM or message.role is Role.DEVELOPER:
+        if message.role in SYSTEM_ROLES:
             # Gemini has one system channel, outside the contents.
             self.system.append({"text": message.content})
         elif message.role is Role.USER:

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ._codec import at, check_messages, check_tool, check_tools
-from ._errors import InvalidMessage, InvalidStream, MessageError, describe
+from ._errors import InvalidMessage, InvalidStream, InvalidTool, MessageError, describe
 from ._message import ChatMessage, Role
 from ._stream import Assembler, OtherKeys, PartialToolCall
 from ._tool import Tool
@@ -136,6 +136,43 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
         function["description"] = tool.description
     function["parameters"] = tool.parameters
     return {"type": "function", "function": function}
+
+
+# The keys of an OpenAI (and Ollama) tool definition a Tool carries.
+_TOOL_KEYS = frozenset({"type", "function"})
+_FUNCTION_KEYS = frozenset({"name", "description", "parameters"})
+
+
+def _read_tools(tools: object) -> list[Tool]:
+    """Tools in the OpenAI shape, which Ollama shares: ``{"type": "function", "function": {...}}``.
+
+    A key a Tool cannot carry (``strict``) is an error, not a silent loss, as
+    when reading Anthropic's and Gemini's tools.
+    """
+    if not isinstance(tools, list):
+        raise InvalidTool("tools", "must be an array of tool definitions", describe(tools))
+    result = []
+    for number, item in enumerate(tools):
+        with at(f"tools[{number}]"):
+            tool = Tool.from_dict(item)
+            assert isinstance(item, dict)  # decoded JSON; from_dict refused anything else
+            if "function" in item:
+                _refuse_other_keys(item, _TOOL_KEYS, "")
+                _refuse_other_keys(item["function"], _FUNCTION_KEYS, "function.")
+            else:  # the bare {name, description, parameters} from_dict also reads
+                _refuse_other_keys(item, _FUNCTION_KEYS | {"type"}, "")
+            result.append(tool)
+    return result
+
+
+def _refuse_other_keys(mapping: dict[str, Any], carried: frozenset[str], where: str) -> None:
+    for key in mapping:
+        if key not in carried:
+            raise InvalidTool(
+                f"{where}{key}",
+                f"is not a key of a tool toolturns carries ({', '.join(sorted(carried))})",
+                describe(mapping[key]),
+            )
 
 
 # -- streaming ----------------------------------------------------------------------------
