@@ -39,8 +39,8 @@ from toolturns import (
     parse_sse,
     trim,
 )
-from toolturns._codec import RAW_ARGUMENTS_KEY
 from toolturns._json import value_key
+from toolturns.providers._shared import RAW_ARGUMENTS_KEY
 
 __all__ = [
     "CODECS",

@@ -893,16 +893,16 @@ TOOLS = [
 
 
 def test_anthropic_reads_back_its_tool_definitions() -> None:
-    """anthropic._read_tools(tool_definition(t)) == t, also through to_request's tools."""
-    assert anthropic._read_tools([anthropic.tool_definition(tool) for tool in TOOLS]) == TOOLS
-    assert anthropic._read_tools(anthropic.to_request([], tools=TOOLS)["tools"]) == TOOLS
+    """anthropic.read_tools(tool_definition(t)) == t, also through to_request's tools."""
+    assert anthropic.read_tools([anthropic.tool_definition(tool) for tool in TOOLS]) == TOOLS
+    assert anthropic.read_tools(anthropic.to_request([], tools=TOOLS)["tools"]) == TOOLS
     custom = {
         "type": "custom",
         "name": "get_time",
         "input_schema": {},
         "cache_control": {"type": "ephemeral"},
     }
-    assert anthropic._read_tools([custom, {**custom, "description": None}]) == [Tool("get_time")] * 2
+    assert anthropic.read_tools([custom, {**custom, "description": None}]) == [Tool("get_time")] * 2
 
 
 @pytest.mark.parametrize(
@@ -941,18 +941,18 @@ def test_anthropic_reads_back_its_tool_definitions() -> None:
 def test_anthropic_tool_errors_name_the_native_path(tools: object, error: str) -> None:
     """A tool definition that does not read raises InvalidTool with its native path."""
     with pytest.raises(InvalidTool) as raised:
-        anthropic._read_tools(tools)
+        anthropic.read_tools(tools)
     assert str(raised.value) == error
 
 
 def test_gemini_reads_back_its_tool_definitions() -> None:
-    """gemini._read_tools over tool_definition(t) == t; snake_case, single objects and parametersJsonSchema too."""
-    assert gemini._read_tools([{"functionDeclarations": [gemini.tool_definition(t) for t in TOOLS]}]) == TOOLS
-    assert gemini._read_tools(gemini.to_request([], tools=TOOLS)["tools"]) == TOOLS
+    """gemini.read_tools over tool_definition(t) == t; snake_case, single objects and parametersJsonSchema too."""
+    assert gemini.read_tools([{"functionDeclarations": [gemini.tool_definition(t) for t in TOOLS]}]) == TOOLS
+    assert gemini.read_tools(gemini.to_request([], tools=TOOLS)["tools"]) == TOOLS
     snake = {"function_declarations": {"name": "get_weather", "description": "Current weather in a city",
                                        "parameters_json_schema": WEATHER.parameters}}  # fmt: skip
-    assert gemini._read_tools(snake) == [WEATHER]
-    assert gemini._read_tools([{"functionDeclarations": []}, {}]) == []
+    assert gemini.read_tools(snake) == [WEATHER]
+    assert gemini.read_tools([{"functionDeclarations": []}, {}]) == []
 
 
 @pytest.mark.parametrize(
@@ -998,7 +998,7 @@ def test_gemini_reads_back_its_tool_definitions() -> None:
 def test_gemini_tool_errors_name_the_native_path(tools: object, error: str) -> None:
     """A Gemini tool that does not read raises InvalidTool with its native path."""
     with pytest.raises(InvalidTool) as raised:
-        gemini._read_tools(tools)
+        gemini.read_tools(tools)
     assert str(raised.value) == error
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from toolturns import InvalidArguments, InvalidMessage, ToolCall
-from toolturns._codec import (
+from toolturns.providers._shared import (
     RAW_ARGUMENTS_KEY,
     arguments_for_object_wire,
     arguments_from_object_wire,

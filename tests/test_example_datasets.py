@@ -10,7 +10,9 @@ import pytest
 
 from toolturns import check_transcript
 from toolturns._cli import main
-from toolturns._transcript import TARGETS
+from toolturns.providers import PROVIDERS
+
+TARGETS = tuple(PROVIDERS)
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
 CLEAN = EXAMPLES / "transcripts.jsonl"

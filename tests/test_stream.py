@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from toolturns import ChatMessage, InvalidStream, MessageError, PartialToolCall, StreamSnapshot
-from toolturns._stream import Assembler
+from toolturns.providers._stream import Assembler
 
 
 class _Echo(Assembler):

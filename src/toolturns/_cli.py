@@ -22,14 +22,13 @@ import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from time import monotonic
-from typing import Any, NoReturn, Protocol, TextIO
+from typing import Any, NoReturn, TextIO
 
-from . import __version__, anthropic, gemini, ollama, openai
+from . import __version__
 from ._errors import InvalidTranscript, MessageError
 from ._json import JSON, decode, json_kind
-from ._message import ChatMessage
-from ._tool import Tool
-from ._transcript import TARGETS, Problem, check_transcript
+from ._transcript import Problem, check_transcript
+from .providers import PROVIDERS
 
 __all__ = ["main", "run"]
 
@@ -43,42 +42,6 @@ PROGRESS_EVERY = 0.2
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
 
 _LINE_SHAPE = 'an array of messages or an object with a "messages" array'
-
-
-class _Writer(Protocol):
-    def __call__(
-        self, messages: Sequence[ChatMessage], *, tools: Sequence[Tool] | None, keep_invalid_arguments: bool
-    ) -> dict[str, Any]: ...
-
-
-def _openai_request(
-    messages: Sequence[ChatMessage], *, tools: Sequence[Tool] | None, keep_invalid_arguments: bool
-) -> dict[str, Any]:
-    # The OpenAI wire carries arguments as text, malformed or not: there is
-    # nothing to keep, and its to_request takes no such option.
-    return openai.to_request(messages, tools=tools)
-
-
-_WRITERS: dict[str, _Writer] = {
-    "openai": _openai_request,
-    "anthropic": anthropic.to_request,
-    "gemini": gemini.to_request,
-    "ollama": ollama.to_request,
-}
-_READERS: dict[str, Callable[[object], list[ChatMessage]]] = {
-    "openai": openai.from_request,
-    "anthropic": anthropic.from_request,
-    "gemini": gemini.from_request,
-    "ollama": ollama.from_request,
-}
-
-
-_TOOL_READERS: dict[str, Callable[[object], list[Tool]]] = {
-    "openai": openai._read_tools,
-    "anthropic": anthropic._read_tools,
-    "gemini": gemini._read_tools,
-    "ollama": openai._read_tools,  # Ollama's tools are OpenAI's shape
-}
 
 
 # -- the command line --------------------------------------------------------------------
@@ -153,7 +116,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Report every problem of each transcript, one line each, on standard output.",
     )
     check.set_defaults(command=_check)
-    check.add_argument("--target", choices=TARGETS, help="add that provider's own rules")
+    check.add_argument("--target", choices=tuple(PROVIDERS), help="add that provider's own rules")
     check.add_argument(
         "--format",
         choices=("text", "json"),
@@ -179,10 +142,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Write each transcript as a native request body (messages and tools), one per line.",
     )
     convert.set_defaults(command=_convert)
-    convert.add_argument("--to", required=True, choices=TARGETS, dest="target", help="the provider to write")
+    convert.add_argument(
+        "--to", required=True, choices=tuple(PROVIDERS), dest="target", help="the provider to write"
+    )
     convert.add_argument(
         "--from",
-        choices=TARGETS,
+        choices=tuple(PROVIDERS),
         default="openai",
         dest="source",
         help="the provider whose request bodies the lines are (default: openai, the fine-tuning format)",
@@ -314,9 +279,10 @@ def _converted(raw: bytes, number: int, options: argparse.Namespace) -> dict[str
         # A native body (or a bare list, which from_request reads too); other
         # keys (model, options) are not messages and are not carried.
         messages, tools = value, value.get("tools") if isinstance(value, dict) else None
-    read_messages = _READERS[source](messages)
-    read_tools = None if tools is None else _TOOL_READERS[source](tools)
-    return _WRITERS[options.target](
+    reader = PROVIDERS[source].codec
+    read_messages = reader.from_request(messages)
+    read_tools = None if tools is None else reader.read_tools(tools)
+    return PROVIDERS[options.target].codec.to_request(
         read_messages, tools=read_tools, keep_invalid_arguments=options.keep_invalid_arguments
     )
 

@@ -11,28 +11,13 @@ from ._errors import InvalidTool, describe
 from ._frozen import refuse_changes
 from ._json import JSONInput, decode, encode, value_key
 
-__all__ = ["TOOL_NAMES", "Tool"]
+__all__ = ["NO_PARAMETERS", "Tool"]
 
-# The union of the providers' rules for tool names (TOOL_NAMES below has each
-# one): a name outside it no provider accepts. Each codec's tool_definition,
+# The union of the providers' rules for tool names (each provider's rules
+# module has its TOOL_NAME): a name outside it no provider accepts. Each codec's tool_definition,
 # and check_transcript with a target, apply that provider's own rule.
 _NAME_RULE = "[a-zA-Z0-9_.:-]{1,128}"
 _NAME = re.compile(_NAME_RULE)
-
-#: The tool names each provider accepts, in tool definitions and in calls
-#: (``Tool`` itself takes the union of these). OpenAI: "Must be a-z, A-Z, 0-9,
-#: or contain underscores and dashes, with a maximum length of 64"
-#: (ChatCompletionTool function.name). Anthropic answers "tools.0.custom.name:
-#: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'" (64 until mid 2025).
-#: Gemini: "Must start with a letter or an underscore. Must be a-z, A-Z, 0-9,
-#: or contain underscores, dots, colons and dashes, with a maximum length of
-#: 64" (FunctionDeclaration.name). Ollama documents none.
-TOOL_NAMES: dict[str, re.Pattern[str]] = {
-    "openai": re.compile(r"[a-zA-Z0-9_-]{1,64}"),
-    "anthropic": re.compile(r"[a-zA-Z0-9_-]{1,128}"),
-    "gemini": re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}"),
-}
-
 
 #: What a tool without parameters declares: an object with no properties,
 #: never ``[]`` or an absent schema (Ollama answers 400 to ``[]``).

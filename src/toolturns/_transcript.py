@@ -7,7 +7,6 @@ problem it finds as a ``Problem`` value (it raises only when called wrongly);
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,27 +15,12 @@ from typing import Any, TypeVar
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import refuse_changes
 from ._message import SYSTEM_ROLES, ChatMessage, Role
-from ._tool import TOOL_NAMES, Tool
+from ._tool import Tool
 from ._tool_call import ToolCall
+from .providers import PROVIDERS
+from .providers._rule import Rule
 
-__all__ = ["TARGETS", "Problem", "check_transcript", "trim"]
-
-#: The providers ``check_transcript`` knows rules of, by codec module name.
-TARGETS = ("openai", "anthropic", "gemini", "ollama")
-
-
-# OpenAI: "Invalid 'messages[2].tool_calls[0].id': string too long. Expected a
-# string with maximum length 40".
-_OPENAI_MAX_ID = 40
-# OpenAI: "Invalid 'messages[1].name': string does not match pattern. Expected
-# a string that matches the pattern '^[a-zA-Z0-9_-]+$'."
-_OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]+")
-# OpenAI: "Invalid 'tools': array too long. Expected an array with maximum length 128".
-_OPENAI_MAX_TOOLS = 128
-# Anthropic: tool_use.id must match ^[a-zA-Z0-9_-]+$.
-_ANTHROPIC_ID = re.compile(r"[a-zA-Z0-9_-]+")
-# The wires that carry arguments as an object, not as JSON text.
-_OBJECT_WIRES = ("anthropic", "gemini", "ollama")
+__all__ = ["Problem", "check_transcript", "trim"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,9 +107,9 @@ def check_transcript(
     """
     if not isinstance(messages, (list, tuple)):
         raise InvalidTranscript("messages", "must be a list or tuple of messages", describe(messages))
-    if target is not None and target not in TARGETS:
+    if target is not None and target not in PROVIDERS:
         raise InvalidTranscript(
-            "target", f"must be None or one of {', '.join(map(repr, TARGETS))}", describe(target)
+            "target", f"must be None or one of {', '.join(map(repr, PROVIDERS))}", describe(target)
         )
     if tools is not None and not isinstance(tools, (list, tuple)):
         raise InvalidTranscript("tools", "must be None or a list or tuple of tools", describe(tools))
@@ -133,12 +117,13 @@ def check_transcript(
         raise InvalidTranscript("allow_pending", "must be a bool", describe(allow_pending))
     check = _Check(target)
     turns = check.read_messages(messages)
+    check.findings = None if target is None else _Findings(check, turns, len(tools or ()))
     names = None if tools is None else check.read_tools(tools)
     check.exchanges(turns, allow_pending)
     if names is not None:
         check.known_tools(turns, names)
     if target is not None:
-        check.target_rules(turns, len(tools or ()))
+        check.target_rules(turns)
         if not check.problems:
             check.codec_accepts(turns)
     return sorted(check.problems, key=lambda problem: -1 if problem.index is None else problem.index)
@@ -219,6 +204,7 @@ class _Check:
 
     target: str | None
     problems: list[Problem] = field(default_factory=list)
+    findings: _Findings | None = None  # what the target's rules see; None without a target
 
     def add(self, index: int | None, path: str, code: str, message: str) -> None:
         self.problems.append(Problem(index, path, code, message))
@@ -393,7 +379,7 @@ class _Check:
             )
 
     def close(self, exchange: _Exchange, when: str) -> None:
-        """The exchange is over: each call without a result is unanswered; Gemini counts results."""
+        """The exchange is over: each call without a result is unanswered; the target may count results."""
         calls = exchange.message.tool_calls or ()
         for position, call in enumerate(calls):
             if call.id not in exchange.answers:
@@ -404,16 +390,9 @@ class _Check:
                     f"call {call.id!r} ({call.name}) has no tool result {when}; "
                     "every call must be answered right after its assistant turn",
                 )
-        if self.target == "gemini" and exchange.results != len(calls):
-            # Gemini: "Please ensure that the number of function response parts
-            # is equal to the number of function call parts of the function call turn."
-            self.add(
-                exchange.index,
-                f"messages[{exchange.index}]",
-                "result_count_mismatch",
-                f"has {_count(len(calls), 'call')} but {_count(exchange.results, 'tool result')} "
-                f"{'follows' if exchange.results == 1 else 'follow'} it; "
-                "Gemini needs exactly one function response per function call",
+        if self.findings is not None:
+            PROVIDERS[self.findings.target].rules.check_exchange(
+                self.findings, exchange.index, exchange.message, exchange.results
             )
 
     def known_tools(self, turns: Sequence[ChatMessage | _Unreadable | None], names: set[str]) -> None:
@@ -431,87 +410,43 @@ class _Check:
 
     # -- the target's own rules -------------------------------------------------
 
-    def target_rules(self, turns: Sequence[ChatMessage | _Unreadable | None], tool_count: int) -> None:
-        """The rules of one provider that the tool exchanges do not cover."""
-        readable = [(index, turn) for index, turn in enumerate(turns) if isinstance(turn, ChatMessage)]
-        # What Anthropic and Gemini see as the conversation: system messages go apart.
-        conversation = [
-            (index, turn)
-            for index, turn in enumerate(turns)
-            if not (isinstance(turn, ChatMessage) and turn.role in SYSTEM_ROLES)
-        ]
+    def target_rules(self, turns: Sequence[ChatMessage | _Unreadable | None]) -> None:
+        """The rules of one provider that the tool exchanges do not cover: its rules module's."""
+        assert self.target is not None
+        assert self.findings is not None
+        provider = PROVIDERS[self.target]
+        rules = provider.rules
+        view = self.findings
         if not turns:
             self.add(
                 None, "messages", "empty_transcript", f"has no messages; {self.target} needs at least one"
             )
-        elif not conversation and self.target in ("anthropic", "gemini"):
-            self.add(
-                None,
-                "messages",
-                "no_conversation",
-                f"has only system messages; {self.target} sends those apart and needs at least one other message",
-            )
-        for index, turn in readable:
+        for index, turn in view.readable:
             for position, call in enumerate(turn.tool_calls or ()):
-                self.call_rules(index, position, call)
-        if self.target == "openai":
-            self.openai_rules(readable, tool_count)
-        if self.target == "anthropic":
-            self.anthropic_text(readable, last=conversation[-1][0] if conversation else -1)
-        if self.target == "gemini":
-            self.gemini_call_turns(conversation)
+                where = f"messages[{index}].tool_calls[{position}]"
+                self.check_name(index, f"{where}.function.name", call.name)
+                rules.check_call(view, index, position, call)
+                if provider.arguments == "object":
+                    self.object_arguments(index, where, call)
+        rules.check(view)
 
-    def openai_rules(self, readable: Sequence[tuple[int, ChatMessage]], tool_count: int) -> None:
-        """OpenAI: a participant name of letters, digits, _ and -; at most 128 tools."""
-        for index, turn in readable:
-            if turn.name is not None and not _OPENAI_NAME.fullmatch(turn.name):
-                self.add(
-                    index,
-                    f"messages[{index}].name",
-                    "invalid_name",
-                    f"name {turn.name!r} does not match ^{_OPENAI_NAME.pattern}$, which OpenAI requires",
-                )
-        if tool_count > _OPENAI_MAX_TOOLS:
-            self.add(
-                None,
-                "tools",
-                "too_many_tools",
-                f"has {tool_count} tools; OpenAI takes at most {_OPENAI_MAX_TOOLS}",
-            )
-
-    def call_rules(self, index: int, position: int, call: ToolCall) -> None:
-        where = f"messages[{index}].tool_calls[{position}]"
-        call_id = call.id
-        self.check_name(index, f"{where}.function.name", call.name)
-        if self.target == "openai" and len(call_id) > _OPENAI_MAX_ID:
+    def object_arguments(self, index: int, where: str, call: ToolCall) -> None:
+        """A wire that carries arguments as an object cannot send text that is not one."""
+        try:
+            call.arguments  # noqa: B018 - decoding is the check
+        except InvalidArguments as error:
             self.add(
                 index,
-                f"{where}.id",
-                "id_too_long",
-                f"call id has {len(call_id)} characters; OpenAI refuses ids over {_OPENAI_MAX_ID}",
+                f"{where}.function.arguments",
+                "invalid_arguments",
+                f"{error.reason}; {self.target} carries arguments as an object, so this text "
+                "cannot be sent (keep_invalid_arguments=True sends it wrapped)",
             )
-        if self.target == "anthropic" and not _ANTHROPIC_ID.fullmatch(call_id):
-            self.add(
-                index,
-                f"{where}.id",
-                "invalid_call_id",
-                f"call id {call_id!r} is outside ^[a-zA-Z0-9_-]+$, which Anthropic requires of tool_use ids "
-                "(toolturns.anthropic.to_request escapes such ids; other senders get a 400)",
-            )
-        if self.target in _OBJECT_WIRES:
-            try:
-                call.arguments  # noqa: B018 - decoding is the check
-            except InvalidArguments as error:
-                self.add(
-                    index,
-                    f"{where}.function.arguments",
-                    "invalid_arguments",
-                    f"{error.reason}; {self.target} carries arguments as an object, so this text "
-                    "cannot be sent (keep_invalid_arguments=True sends it wrapped)",
-                )
 
     def check_name(self, index: int | None, path: str, name: str) -> None:
-        pattern = TOOL_NAMES.get(self.target or "")
+        if self.target is None:
+            return
+        pattern = PROVIDERS[self.target].rules.TOOL_NAME
         if pattern is not None and not pattern.fullmatch(name):
             self.add(
                 index,
@@ -520,66 +455,15 @@ class _Check:
                 f"tool name {name!r} does not match ^{pattern.pattern}$, which {self.target} requires",
             )
 
-    def anthropic_text(self, readable: Sequence[tuple[int, ChatMessage]], last: int) -> None:
-        """Anthropic refuses empty and whitespace-only text blocks, and a final assistant text ending in whitespace."""
-        for index, turn in readable:
-            text, final = turn.content, index == last
-            if turn.role is Role.TOOL:
-                continue  # an empty result is sent without content, which Anthropic accepts
-            if text.strip():
-                if final and turn.role is Role.ASSISTANT and not turn.tool_calls and text != text.rstrip():
-                    # "final assistant content cannot end with trailing whitespace"
-                    self.add(
-                        index,
-                        f"messages[{index}].content",
-                        "trailing_whitespace",
-                        "the final assistant text ends in whitespace, which Anthropic refuses",
-                    )
-                continue
-            if not text and (
-                turn.role in SYSTEM_ROLES or turn.tool_calls or (turn.role is Role.ASSISTANT and final)
-            ):
-                # Sent as no text block: toolturns drops an empty system message, a call
-                # turn has its calls, and Anthropic allows an empty final assistant turn.
-                continue
-            # "text content blocks must be non-empty" / "must contain non-whitespace text"
-            self.add(
-                index,
-                f"messages[{index}].content",
-                "empty_text",
-                f"{_role_name(turn.role)} text {text!r} is empty or only whitespace, which Anthropic refuses",
-            )
-
-    def gemini_call_turns(self, conversation: Sequence[tuple[int, ChatMessage | _Unreadable | None]]) -> None:
-        """Gemini: a function call turn comes right after a user turn or a function response turn."""
-        for position, (index, turn) in enumerate(conversation):
-            if not (isinstance(turn, ChatMessage) and turn.tool_calls):
-                continue
-            previous = conversation[position - 1][1]
-            if position == 0:
-                after = "as the first turn"
-            elif not isinstance(previous, ChatMessage):
-                continue  # after a message that does not read, which may well be the user turn
-            elif previous.role in (Role.USER, Role.TOOL):
-                continue
-            else:
-                after = "right after an assistant turn"
-            self.add(
-                index,
-                f"messages[{index}]",
-                "misplaced_call_turn",
-                f"a tool-call turn {after}; Gemini needs it right after a user turn or tool results",
-            )
-
     def codec_accepts(self, turns: Sequence[ChatMessage | _Unreadable | None]) -> None:
         """The last word: the target's codec takes the transcript (what its rules above cannot see,
         such as another provider's data in ``provider_data``)."""
-        codec = importlib.import_module(f"toolturns.{self.target}")
+        assert self.target is not None
         messages = [turn for turn in turns if isinstance(turn, ChatMessage)]
         try:
             # Without the tools: read_tools found them valid and their names
             # unique, and a codec's tool_definition takes any valid Tool.
-            codec.to_request(messages)
+            PROVIDERS[self.target].codec.to_request(messages)
         except MessageError as error:
             index = _message_index(error.path)
             self.add(
@@ -590,6 +474,30 @@ class _Check:
             )
 
 
+class _Findings:
+    """What a provider's rules see of one transcript (``providers._rule.Findings``)."""
+
+    def __init__(
+        self, check: _Check, turns: Sequence[ChatMessage | _Unreadable | None], tool_count: int
+    ) -> None:
+        assert check.target is not None
+        self.target: str = check.target
+        self._check = check
+        self.tool_count: int = tool_count
+        self.readable: Sequence[tuple[int, ChatMessage]] = [
+            (index, turn) for index, turn in enumerate(turns) if isinstance(turn, ChatMessage)
+        ]
+        # What Anthropic and Gemini see as the conversation: system messages go apart.
+        self.conversation: Sequence[tuple[int, ChatMessage | None]] = [
+            (index, turn if isinstance(turn, ChatMessage) else None)
+            for index, turn in enumerate(turns)
+            if not (isinstance(turn, ChatMessage) and turn.role in SYSTEM_ROLES)
+        ]
+
+    def add(self, index: int | None, path: str, rule: Rule, message: str) -> None:
+        self._check.add(index, path, rule.code, message)
+
+
 def _kind(value: object) -> str:
     """An item that is not a message, named as JSON names it where Python's name would puzzle."""
     if value is None:
@@ -597,10 +505,6 @@ def _kind(value: object) -> str:
     if isinstance(value, (list, tuple)):
         return "an array"
     return describe(value)
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _role_name(role: object) -> str:

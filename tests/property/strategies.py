@@ -35,7 +35,7 @@ from typing import Any, TypeAlias, TypeVar, cast
 from hypothesis import strategies as st
 
 from toolturns import ChatMessage, MessageError, Role, ToolCall
-from toolturns._stream import Assembler
+from toolturns.providers._stream import Assembler
 
 __all__ = [
     "ALL_KEYS",

@@ -15,9 +15,11 @@ from hypothesis import strategies as st
 
 from toolturns import ChatMessage, Tool, ToolCall, anthropic, gemini, ollama, openai
 from toolturns._cli import main
-from toolturns._transcript import TARGETS
+from toolturns.providers import PROVIDERS
 
 from . import strategies as s
+
+TARGETS = tuple(PROVIDERS)
 
 # Each example writes a file and runs a whole command: fewer examples than the
 # value-object properties, which run in microseconds.

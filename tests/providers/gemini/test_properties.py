@@ -13,10 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import wire_examples
+from tests.property import strategies as s
 from toolturns import ChatMessage, MessageError, Role, ToolCall, gemini, openai
 from toolturns._json import value_key
-
-from . import strategies as s
 
 # -- the documented normalisations, spelled out independently of the codec ----------------
 

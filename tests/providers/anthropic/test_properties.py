@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.property import strategies as s
 from toolturns import (
     ChatMessage,
     InvalidArguments,
@@ -22,8 +23,6 @@ from toolturns import (
     anthropic,
     openai,
 )
-
-from . import strategies as s
 
 # Anthropic's rule for tool_use.id and tool_result.tool_use_id.
 WIRE_ID = re.compile(r"[a-zA-Z0-9_-]+")

@@ -8,11 +8,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._arguments import encode_arguments
-from ._errors import InvalidArguments, InvalidMessage, InvalidTool, MessageError, at, describe, join_path
-from ._message import ChatMessage
-from ._tool import TOOL_NAMES, Tool
-from ._tool_call import ToolCall
+from .._arguments import encode_arguments
+from .._errors import InvalidArguments, InvalidMessage, InvalidTool, MessageError, at, describe, join_path
+from .._message import ChatMessage
+from .._tool import Tool
+from .._tool_call import ToolCall
 
 __all__ = [
     "GENERATED_ID_KEY",
@@ -24,10 +24,12 @@ __all__ = [
     "check_messages",
     "check_tool",
     "check_tools",
+    "function_tool_definition",
     "generated_id",
     "is_generated_id",
     "mark_generated_id",
     "provider_entry",
+    "read_function_tools",
 ]
 
 #: The key that carries malformed argument text through a provider whose wire
@@ -73,7 +75,9 @@ def check_tool(
     """``tool`` if it is a Tool whose name ``provider`` accepts, else ``error`` at ``path``."""
     if not isinstance(tool, Tool):
         raise error(path, "must be a Tool (read dicts with Tool.from_dict)", describe(tool))
-    pattern = TOOL_NAMES.get(provider)
+    from . import PROVIDERS  # the registry imports no codec; a codec imports it when it checks a tool
+
+    pattern = PROVIDERS[provider].rules.TOOL_NAME
     if pattern is not None and not pattern.fullmatch(tool.name):
         raise error(
             join_path(path, "name"), f"must match ^{pattern.pattern}$ for {provider}", repr(tool.name)
@@ -165,3 +169,56 @@ def is_generated_id(call: ToolCall, provider: str) -> bool:
     """Whether toolturns made up this call's id when reading ``provider``'s wire."""
     data = call.provider_data.get(provider)
     return isinstance(data, dict) and data.get(GENERATED_ID_KEY) is True
+
+
+def function_tool_definition(tool: Tool, provider: str) -> dict[str, Any]:
+    """The OpenAI shape of a tool, which Ollama shares: ``{"type": "function", "function": {...}}``.
+
+    A tool without parameters declares ``{"type": "object", "properties": {}}``
+    (Ollama answers 400 to ``[]``).
+    """
+    check_tool(tool, provider)
+    function: dict[str, Any] = {"name": tool.name}
+    if tool.description:
+        function["description"] = tool.description
+    function["parameters"] = tool.parameters
+    return {"type": "function", "function": function}
+
+
+# The keys of an OpenAI (and Ollama) tool definition a Tool carries.
+_TOOL_KEYS = frozenset({"type", "function"})
+_FUNCTION_KEYS = frozenset({"name", "description", "parameters"})
+
+
+def read_function_tools(tools: object) -> list[Tool]:
+    """Tools in the OpenAI shape, which Ollama shares: ``{"type": "function", "function": {...}}``.
+
+    The reverse of ``function_tool_definition``.
+
+    A key a Tool cannot carry (``strict``) is an error, not a silent loss, as
+    when reading Anthropic's and Gemini's tools.
+    """
+    if not isinstance(tools, list):
+        raise InvalidTool("tools", "must be an array of tool definitions", describe(tools))
+    result = []
+    for number, item in enumerate(tools):
+        with at(f"tools[{number}]"):
+            tool = Tool.from_dict(item)
+            assert isinstance(item, dict)  # decoded JSON; from_dict refused anything else
+            if "function" in item:
+                _refuse_other_keys(item, _TOOL_KEYS, "")
+                _refuse_other_keys(item["function"], _FUNCTION_KEYS, "function.")
+            else:  # the bare {name, description, parameters} from_dict also reads
+                _refuse_other_keys(item, _FUNCTION_KEYS | {"type"}, "")
+            result.append(tool)
+    return result
+
+
+def _refuse_other_keys(mapping: dict[str, Any], carried: frozenset[str], where: str) -> None:
+    for key in mapping:
+        if key not in carried:
+            raise InvalidTool(
+                f"{where}{key}",
+                f"is not a key of a tool toolturns carries ({', '.join(sorted(carried))})",
+                describe(mapping[key]),
+            )

@@ -11,9 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import wire_examples
+from tests.property import strategies as s
 from toolturns import ChatMessage, Role, ToolCall, anthropic
-
-from . import strategies as s
 
 # -- local strategies -------------------------------------------------------------------
 

@@ -7,9 +7,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.property import strategies as s
 from toolturns import ChatMessage, MessageError, openai
-
-from . import strategies as s
 
 _BODIES = st.lists(s.chat_messages(allow_is_error=False), max_size=6).map(lambda ms: openai.to_request(ms))
 

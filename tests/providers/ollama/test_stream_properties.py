@@ -10,9 +10,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.property import strategies as s
 from toolturns import ChatMessage, ToolCall, ollama
-
-from . import strategies as s
 
 _NAMES = st.text(st.sampled_from("abcxyz_-0129"), min_size=1, max_size=8)
 

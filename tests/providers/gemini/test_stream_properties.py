@@ -11,9 +11,8 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.property import strategies as s
 from toolturns import ChatMessage, Role, ToolCall, gemini
-
-from . import strategies as s
 
 # -- local strategies -------------------------------------------------------------------
 

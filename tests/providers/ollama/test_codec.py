@@ -28,7 +28,7 @@ from toolturns import (
     ollama,
     openai,
 )
-from toolturns._codec import RAW_ARGUMENTS_KEY, is_generated_id, mark_generated_id
+from toolturns.providers._shared import RAW_ARGUMENTS_KEY, is_generated_id, mark_generated_id
 
 GENERATED = mark_generated_id("ollama")
 WEATHER = Tool(

@@ -19,7 +19,7 @@ from toolturns import (
     ToolCall,
     gemini,
 )
-from toolturns._codec import RAW_ARGUMENTS_KEY, is_generated_id
+from toolturns.providers._shared import RAW_ARGUMENTS_KEY, is_generated_id
 
 WEATHER = ToolCall("call_1", "get_weather", {"city": "Paris"})
 TIME = ToolCall("call_2", "get_time")

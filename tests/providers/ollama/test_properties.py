@@ -12,10 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.conftest import wire_examples
+from tests.property import strategies as s
 from toolturns import ChatMessage, MessageError, Role, ToolCall, ollama, openai
-from toolturns._codec import is_generated_id, mark_generated_id
-
-from . import strategies as s
+from toolturns.providers._shared import is_generated_id, mark_generated_id
 
 # -- local strategies ---------------------------------------------------------------------
 

@@ -1,0 +1,154 @@
+"""The registry: the one list of the wires toolturns reads and writes.
+
+Each entry names a wire (the ``target=`` of ``check_transcript``, the
+``--to``/``--from`` of the command line, the key of ``provider_data``), its
+public codec module, its rules, and how it carries a call's arguments.
+Everything that works over every provider (``check_transcript``, the
+command line, the contract tests, the fuzz targets) iterates over
+``PROVIDERS``; no other code spells the list.
+
+Entries load their modules only when asked, so ``import toolturns`` does not
+import every codec.
+
+>>> from toolturns.providers import PROVIDERS
+>>> list(PROVIDERS)
+['openai', 'anthropic', 'gemini', 'ollama']
+>>> PROVIDERS["anthropic"].arguments
+'object'
+>>> PROVIDERS["gemini"].codec.to_request([])
+{'contents': []}
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
+
+from .._errors import MessageError
+
+if TYPE_CHECKING:
+    from .._message import ChatMessage
+    from .._tool import Tool
+    from ._rule import Rules
+    from ._stream import Assembler
+
+__all__ = ["PROVIDERS", "Codec", "Provider", "register", "unregister"]
+
+
+class Codec(Protocol):
+    """What a wire's public module offers: the same verbs for every provider."""
+
+    StreamAssembler: type[Assembler]
+
+    def to_request(
+        self,
+        messages: Sequence[ChatMessage],
+        *,
+        tools: Sequence[Tool] | None = None,
+        keep_invalid_arguments: bool = False,
+    ) -> dict[str, Any]: ...
+
+    def from_request(self, body: object) -> list[ChatMessage]: ...
+
+    def from_response(self, body: object) -> ChatMessage: ...
+
+    def tool_definition(self, tool: Tool) -> dict[str, Any]: ...
+
+    def read_tools(self, tools: object) -> list[Tool]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Provider:
+    """One wire.
+
+    Attributes:
+        name: How callers name it (``target="gemini"``, ``--to gemini``) and
+            the key of its entry in ``provider_data``.
+        title: How messages name it (``Gemini``).
+        codec_module: The public module with its verbs (``toolturns.gemini``).
+        rules_module: The module with its rules (``toolturns.providers.gemini.rules``).
+        arguments: ``"text"`` when a call's arguments travel as JSON text
+            (any text can be sent back), ``"object"`` when they travel as a
+            JSON object (text that is not one cannot be sent).
+        parts: Which content parts each role may carry (filled by the
+            content-parts work; ``None`` until then: text only).
+    """
+
+    name: str
+    title: str
+    codec_module: str
+    rules_module: str
+    arguments: Literal["text", "object"]
+    parts: Mapping[str, frozenset[str]] | None = None
+
+    @property
+    def codec(self) -> Codec:
+        """The public codec module, imported on first use."""
+        return cast("Codec", importlib.import_module(self.codec_module))
+
+    @property
+    def rules(self) -> Rules:
+        """The rules module, imported on first use."""
+        return cast("Rules", importlib.import_module(self.rules_module))
+
+
+def _builtin(name: str, title: str, arguments: Literal["text", "object"]) -> Provider:
+    return Provider(name, title, f"toolturns.{name}", f"toolturns.providers.{name}.rules", arguments)
+
+
+_REGISTERED: dict[str, Provider] = {
+    provider.name: provider
+    for provider in (
+        _builtin("openai", "OpenAI", "text"),
+        _builtin("anthropic", "Anthropic", "object"),
+        _builtin("gemini", "Gemini", "object"),
+        _builtin("ollama", "Ollama", "object"),
+    )
+}
+
+
+class _Registry(Mapping[str, Provider]):
+    """A read-only view of the registered providers, in the order they were registered."""
+
+    def __getitem__(self, name: str) -> Provider:
+        return _REGISTERED[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(tuple(_REGISTERED))
+
+    def __len__(self) -> int:
+        return len(_REGISTERED)
+
+    def __repr__(self) -> str:
+        return f"PROVIDERS({', '.join(_REGISTERED)})"
+
+
+#: Every wire, by name.
+PROVIDERS: Mapping[str, Provider] = _Registry()
+
+
+def register(provider: Provider) -> None:
+    """Add a wire (a test's fake one, or a wire kept outside toolturns).
+
+    Raises:
+        MessageError: a provider of that name is registered already.
+    """
+    if provider.name in _REGISTERED:
+        raise MessageError("name", "must not be the name of a registered provider", repr(provider.name))
+    _REGISTERED[provider.name] = provider
+
+
+def unregister(name: str) -> None:
+    """Remove a wire ``register`` added; the built-in ones stay.
+
+    Raises:
+        MessageError: ``name`` is a built-in provider's.
+    """
+    if name in _BUILTIN:
+        raise MessageError("name", "must not be a built-in provider's", repr(name))
+    _REGISTERED.pop(name, None)
+
+
+_BUILTIN = frozenset(_REGISTERED)

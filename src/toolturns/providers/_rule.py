@@ -1,0 +1,84 @@
+"""``Rule``: one thing a provider refuses, in its own words, where it says so.
+
+Each provider's ``rules`` module holds its rules as constants beside the
+values they are about (an id pattern, a limit). The codec refuses what it
+cannot express and ``check_transcript`` reports what the provider would
+refuse; both take the wording from here, so a rule lives in one place.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from .._message import ChatMessage
+    from .._tool_call import ToolCall
+
+__all__ = ["Findings", "Rule", "Rules", "require_conversation"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """A provider's rule.
+
+    Attributes:
+        code: The ``Problem.code`` ``check_transcript`` reports for it
+            (docs/transcripts.md lists them).
+        says: What the provider answers when the rule is broken (its HTTP
+            400 text, quoted).
+        link: Where the provider documents it, or where its answer was seen.
+    """
+
+    code: str
+    says: str
+    link: str
+
+
+class Findings(Protocol):
+    """What ``check_transcript`` shows a provider's rules, and where they report.
+
+    ``readable`` holds the messages that read, with their index;
+    ``conversation`` every message that is not a system or developer one
+    (``None`` for one that did not read, which may have been anything).
+    """
+
+    target: str
+    readable: Sequence[tuple[int, ChatMessage]]
+    conversation: Sequence[tuple[int, ChatMessage | None]]
+    tool_count: int
+
+    def add(self, index: int | None, path: str, rule: Rule, message: str) -> None:
+        """Report that ``rule`` is broken at ``path`` (in message ``index``)."""
+
+
+class Rules(Protocol):
+    """What a provider's ``rules`` module offers ``check_transcript``."""
+
+    #: The tool names the provider accepts, in definitions and in calls; None: any ``Tool`` name.
+    TOOL_NAME: re.Pattern[str] | None
+    #: What the provider answers to a name outside ``TOOL_NAME``.
+    INVALID_TOOL_NAME: Rule
+
+    def check(self, findings: Findings) -> None:
+        """Report what the provider refuses in the transcript as a whole."""
+
+    def check_call(self, findings: Findings, index: int, position: int, call: ToolCall) -> None:
+        """Report what the provider refuses in one call (``messages[index].tool_calls[position]``)."""
+
+    def check_exchange(self, findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
+        """Report what the provider refuses in one exchange that is over: the call turn
+        ``messages[index]`` and the number of tool results right after it."""
+
+
+def require_conversation(findings: Findings, rule: Rule, provider: str) -> None:
+    """For a provider that sends system messages apart: at least one other message."""
+    if findings.readable and not findings.conversation:
+        findings.add(
+            None,
+            "messages",
+            rule,
+            f"has only system messages; {provider} sends those apart and needs at least one other message",
+        )

@@ -1,0 +1,284 @@
+"""Anthropic Messages, reading: request bodies and the assistant turn of a response."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..._errors import InvalidMessage, InvalidToolCall, describe
+from ..._extra import carries_nothing
+from ..._json import join_key
+from ..._message import ChatMessage, Role
+from ..._tool_call import ToolCall
+from .._shared import (
+    arguments_text_from_object_wire,
+    at,
+)
+from .ids import read_id
+
+_PROVIDER = "anthropic"
+
+
+# Keys of native blocks that toolturns models; any other key of a tool_use,
+# tool_result or system text block travels in provider_data["anthropic"]["block"].
+_TEXT_KEYS = frozenset({"type", "text"})
+_TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
+_TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
+# A native message has exactly these keys (Anthropic's MessageParam).
+_MESSAGE_KEYS = frozenset({"role", "content"})
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def from_request(body: object) -> list[ChatMessage]:
+    """Read a stored Messages request body, or a bare list of native messages.
+
+    ``system`` (a string, or text blocks: one system message each) comes first.
+    A user turn's ``tool_result`` blocks become tool messages, in order,
+    followed by a user message holding its text blocks if it has any; an
+    assistant turn's text blocks are joined and its ``tool_use`` blocks become
+    its calls, and other blocks (thinking) are kept for ``to_request``.
+
+    Raises:
+        MessageError: the path is the native one (``messages[2].content[1].input``).
+
+    >>> body = {"system": "Be brief.", "messages": [
+    ...     {"role": "assistant", "content": [
+    ...         {"type": "tool_use", "id": "toolu_1", "name": "get_time", "input": {}}]},
+    ...     {"role": "user", "content": [
+    ...         {"type": "tool_result", "tool_use_id": "toolu_1", "content": "12:00"},
+    ...         {"type": "text", "text": "Thanks."}]}]}
+    >>> for message in from_request(body):
+    ...     print(message)
+    ChatMessage(role='system', content='Be brief.')
+    ChatMessage(role='assistant', content='', tool_calls=(ToolCall(id='toolu_1', name='get_time', arguments='{}'),))
+    ChatMessage(role='tool', content='12:00', tool_call_id='toolu_1')
+    ChatMessage(role='user', content='Thanks.')
+    """
+    if isinstance(body, Mapping):
+        system, messages = body.get("system"), body.get("messages")
+    else:
+        system, messages = None, body
+    if not isinstance(messages, (list, tuple)):
+        raise InvalidMessage("messages", "must be an array of messages", describe(messages))
+    result = _read_system(system)
+    for index, item in enumerate(messages):
+        with at(f"messages[{index}]"):
+            result.extend(_read_message(item))
+    return result
+
+
+def from_response(body: object) -> ChatMessage:
+    """The assistant turn of a Messages API response (a ``type: "message"`` object).
+
+    Response metadata (``id``, ``model``, ``stop_reason``, ``usage``) is not
+    part of the turn and is not read.
+
+    Raises:
+        MessageError: not a message, or a malformed block (``content[0].input``).
+
+    >>> turn = from_response({"type": "message", "role": "assistant", "stop_reason": "tool_use",
+    ...     "content": [{"type": "text", "text": "Checking."},
+    ...                 {"type": "tool_use", "id": "toolu_1", "name": "get_weather",
+    ...                  "input": {"city": "Paris"}}]})
+    >>> turn.content, turn.tool_calls[0].arguments
+    ('Checking.', {'city': 'Paris'})
+    """
+    if not isinstance(body, Mapping):
+        raise InvalidMessage("", "must be an object (an Anthropic Message)", describe(body))
+    kind = body.get("type")
+    if kind is not None and kind != "message":
+        raise InvalidMessage(
+            "type", "must be 'message' (an error body or stream event is not a turn)", describe(kind)
+        )
+    role = body.get("role")
+    if role is not None and role != "assistant":
+        raise InvalidMessage("role", "must be 'assistant'", describe(role))
+    content = body.get("content")
+    if content is None:
+        raise InvalidMessage("content", "is required: an array of content blocks")
+    return _read_assistant(content)
+
+
+def _read_system(system: object) -> list[ChatMessage]:
+    if system is None:
+        return []
+    if isinstance(system, str):
+        return [ChatMessage.system(system)]
+    if not isinstance(system, (list, tuple)):
+        raise InvalidMessage("system", "must be a string or an array of text blocks", describe(system))
+    result = []
+    for number, item in enumerate(system):
+        with at(f"system[{number}]"):
+            block = _text_block(item, "only text content is supported")
+            text = _read_text(block)
+            result.append(ChatMessage(Role.SYSTEM, text, provider_data=kept_keys(block, _TEXT_KEYS)))
+    return result
+
+
+def _read_message(item: object) -> list[ChatMessage]:
+    if not isinstance(item, Mapping):
+        raise InvalidMessage("", "must be an object (a message)", describe(item))
+    for key, value in item.items():
+        if key not in _MESSAGE_KEYS and value is not None:
+            # Anthropic rejects other keys ("Extra inputs are not permitted"):
+            # refusing them here keeps them from vanishing silently.
+            if not isinstance(key, str):
+                raise InvalidMessage("", "keys must be strings", describe(key))
+            raise InvalidMessage(
+                join_key("", key), "is not a key of an Anthropic message (role, content)", describe(value)
+            )
+    role = item.get("role")
+    if role == "user":
+        return _read_user(item.get("content"))
+    if role == "assistant":
+        return [_read_assistant(item.get("content"))]
+    raise InvalidMessage(
+        "role", "must be 'user' or 'assistant' (system prompts are the top-level system)", describe(role)
+    )
+
+
+def _blocks(content: object) -> Sequence[Mapping[str, Any]]:
+    """A message's content as blocks, each an object with a string type."""
+    if not isinstance(content, (list, tuple)):
+        raise InvalidMessage("content", "must be a string or an array of content blocks", describe(content))
+    for number, block in enumerate(content):
+        if not isinstance(block, Mapping):
+            raise InvalidMessage(f"content[{number}]", "must be an object (a content block)", describe(block))
+        kind = block.get("type")
+        if not isinstance(kind, str):
+            raise InvalidMessage(
+                f"content[{number}].type", "must be a string (the block type)", describe(kind)
+            )
+    return content
+
+
+def _read_user(content: object) -> list[ChatMessage]:
+    if isinstance(content, str):
+        return [ChatMessage.user(content)]
+    results: list[ChatMessage] = []
+    texts: list[str] = []
+    for number, block in enumerate(_blocks(content)):
+        with at(f"content[{number}]"):
+            kind = block["type"]
+            if kind == "tool_result":
+                results.append(_read_tool_result(block))
+            elif kind == "text":
+                texts.append(_read_text(block))
+            else:
+                raise InvalidMessage(
+                    "type",
+                    "must be 'text' or 'tool_result' in a user turn: only text content is supported",
+                    describe(kind),
+                )
+    if texts or not results:
+        results.append(ChatMessage.user("".join(texts)))
+    return results
+
+
+def _read_assistant(content: object) -> ChatMessage:
+    if isinstance(content, str):
+        return ChatMessage.assistant(content)
+    texts: list[str] = []
+    calls: list[ToolCall] = []
+    first_seen: dict[str, int] = {}
+    stored: list[list[Any]] = []
+    for number, block in enumerate(_blocks(content)):
+        with at(f"content[{number}]"):
+            kind = block["type"]
+            if kind == "text":
+                texts.append(_read_text(block))
+            elif kind == "tool_use":
+                call = _read_tool_use(block)
+                if call.id in first_seen:
+                    raise InvalidToolCall(
+                        "id",
+                        f"must be unique within the message (content[{first_seen[call.id]}] has it too)",
+                        describe(block["id"]),
+                    )
+                first_seen[call.id] = number
+                calls.append(call)
+            elif kind == "tool_result":
+                raise InvalidMessage(
+                    "type",
+                    "must not be 'tool_result' in an assistant turn (results go in a user turn)",
+                    describe(kind),
+                )
+            else:
+                # thinking, redacted_thinking, server_tool_use, web_search_tool_result...:
+                # kept unchanged, with their position, for to_request to replay.
+                stored.append([number, block])
+    return ChatMessage(
+        Role.ASSISTANT,
+        "".join(texts),
+        tool_calls=calls or None,
+        provider_data={_PROVIDER: {"blocks": stored}} if stored else None,
+    )
+
+
+def _text_block(block: object, rule: str) -> Mapping[str, Any]:
+    """``block`` if it is a text block, where text is the only content toolturns models."""
+    if not isinstance(block, Mapping):
+        raise InvalidMessage("", "must be an object (a text block)", describe(block))
+    kind = block.get("type")
+    if kind != "text":
+        raise InvalidMessage("type", f"must be 'text': {rule}", describe(kind))
+    return block
+
+
+def _read_text(block: Mapping[str, Any]) -> str:
+    text = block.get("text")
+    if not isinstance(text, str):
+        raise InvalidMessage("text", "must be a string", describe(text))
+    return text
+
+
+def _read_tool_use(block: Mapping[str, Any]) -> ToolCall:
+    call_id = read_id(block.get("id"), "id", InvalidToolCall)
+    name = block.get("name")
+    if not isinstance(name, str) or not name:
+        raise InvalidToolCall("name", "must be a non-empty string", describe(name))
+    value = block.get("input")
+    if not isinstance(value, Mapping):
+        raise InvalidToolCall("input", "must be an object (the arguments)", describe(value))
+    arguments = arguments_text_from_object_wire(value, path="input", call_id=call_id, name=name)
+    return ToolCall(call_id, name, arguments, provider_data=kept_keys(block, _TOOL_USE_KEYS))
+
+
+def _read_tool_result(block: Mapping[str, Any]) -> ChatMessage:
+    call_id = read_id(block.get("tool_use_id"), "tool_use_id", InvalidMessage)
+    with at("content"):
+        text = _result_text(block.get("content"))
+    is_error = block.get("is_error")
+    if is_error is not None and not isinstance(is_error, bool):
+        raise InvalidMessage("is_error", "must be a boolean", describe(is_error))
+    return ChatMessage(
+        Role.TOOL,
+        text,
+        tool_call_id=call_id,
+        is_error=bool(is_error),
+        provider_data=kept_keys(block, _TOOL_RESULT_KEYS),
+    )
+
+
+def _result_text(content: object) -> str:
+    """A tool_result's content: a string, or text blocks joined."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, (list, tuple)):
+        raise InvalidMessage("", "must be a string or an array of text blocks", describe(content))
+    parts = []
+    for number, block in enumerate(content):
+        with at(f"[{number}]"):
+            parts.append(_read_text(_text_block(block, "only text content is supported in a tool result")))
+    return "".join(parts)
+
+
+def kept_keys(block: Mapping[str, Any], modelled: frozenset[str]) -> dict[str, Any] | None:
+    """The provider_data that keeps a block's unmodelled keys, or None."""
+    # The core's rule for unknown keys: null and empty values carry nothing.
+    kept = {key: value for key, value in block.items() if key not in modelled and not carries_nothing(value)}
+    return {_PROVIDER: {"block": kept}} if kept else None

@@ -1,0 +1,258 @@
+"""Anthropic Messages, writing: ChatMessages as ``system``, ``messages`` and ``tools``.
+
+System and developer turns become the top-level ``system`` text blocks, tool
+calls ``tool_use`` blocks, and tool results ``tool_result`` blocks at the
+start of the next user turn."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
+from ..._json import join_key
+from ..._message import SYSTEM_ROLES, ChatMessage, Role
+from ..._tool import Tool
+from ..._tool_call import ToolCall
+from .._shared import (
+    arguments_for_object_wire,
+    at,
+    check_messages,
+    check_tools,
+    provider_entry,
+)
+from .ids import wire_id
+from .tools import tool_definition
+
+_PROVIDER = "anthropic"
+
+
+# Keys of native blocks that toolturns models; any other key of a tool_use,
+# tool_result or system text block travels in provider_data["anthropic"]["block"].
+_TEXT_KEYS = frozenset({"type", "text"})
+_TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
+_TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
+
+# Anthropic: "Each tool_result block must have a corresponding tool_use block
+# in the previous message" (HTTP 400 otherwise).
+_ORPHAN = "Anthropic answers 400 to a tool_result without a matching tool_use in the previous message"
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def to_request(
+    messages: Sequence[ChatMessage],
+    *,
+    tools: Sequence[Tool] | None = None,
+    keep_invalid_arguments: bool = False,
+) -> dict[str, Any]:
+    """The ``system``, ``messages`` and ``tools`` part of a Messages API request body.
+
+    Every system and developer message becomes one text block of the
+    top-level ``system``, in order; the others become ``messages``. A run of
+    tool results becomes one user turn of ``tool_result`` blocks in the order
+    of the calls they answer, followed by the text of a user message that
+    comes right after them.
+
+    Args:
+        messages: The conversation.
+        tools: Tools the model may call.
+        keep_invalid_arguments: Send arguments that are not a JSON object as
+            ``{"_toolturns_raw_arguments": text}`` instead of raising.
+
+    Returns:
+        ``{"system": [...]?, "messages": [...], "tools": [...]?}``; merge it with
+        the model name, ``max_tokens`` and options.
+
+    Raises:
+        InvalidArguments: a call's arguments are not a JSON object (and
+            ``keep_invalid_arguments`` is false).
+        InvalidMessage: a tool result answers no call of the assistant turn
+            just before it, or answers a call twice; provider data is malformed.
+
+    >>> from toolturns import ChatMessage, ToolCall
+    >>> turn = ChatMessage.assistant_tool_calls([ToolCall("toolu_1", "get_time")], "Let me check.")
+    >>> to_request([ChatMessage.user("Time?"), turn, ChatMessage.tool_result("toolu_1", "12:00"),
+    ...             ChatMessage.user("And the date?")])["messages"][2]
+    {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': '12:00'}, {'type': 'text', 'text': 'And the date?'}]}
+    """
+    checked = check_messages(messages)
+    system: list[dict[str, Any]] = []
+    # System turns leave the conversation for the top-level system, so a
+    # system message between a call and its result does not separate them.
+    conversation: list[tuple[int, ChatMessage]] = []
+    for index, message in enumerate(checked):
+        if message.role in SYSTEM_ROLES:
+            with at(f"messages[{index}]"):
+                block = _system_block(message)
+            if block is not None:
+                system.append(block)
+        else:
+            conversation.append((index, message))
+
+    wire: list[dict[str, Any]] = []
+    position = 0
+    while position < len(conversation):
+        index, message = conversation[position]
+        if message.role is Role.TOOL:
+            turn, position = _results_turn(conversation, position)
+            wire.append(turn)
+            continue
+        if message.role is Role.USER:
+            wire.append({"role": "user", "content": message.content})
+        else:
+            with at(f"messages[{index}]"):
+                wire.append(_assistant_message(message, keep_invalid_arguments))
+        position += 1
+
+    body: dict[str, Any] = {}
+    if system:
+        body["system"] = system
+    body["messages"] = wire
+    checked_tools = check_tools(tools, _PROVIDER)
+    if checked_tools:
+        body["tools"] = [tool_definition(tool) for tool in checked_tools]
+    return body
+
+
+def _results_turn(conversation: Sequence[tuple[int, ChatMessage]], start: int) -> tuple[dict[str, Any], int]:
+    """The user turn for the run of tool results at ``start``, and the position after it.
+
+    A user message right after the run joins the turn as a text block after
+    the results; an empty one stays a message of its own (content ""), since
+    an empty text block is a 400.
+    """
+    end = start
+    while end < len(conversation) and conversation[end][1].role is Role.TOOL:
+        end += 1
+    previous = conversation[start - 1] if start else None
+    content = _tool_result_blocks(conversation[start:end], previous)
+    if end < len(conversation):
+        after = conversation[end][1]
+        if after.role is Role.USER and after.content:
+            content.append({"type": "text", "text": after.content})
+            end += 1
+    return {"role": "user", "content": content}, end
+
+
+def _system_block(message: ChatMessage) -> dict[str, Any] | None:
+    # An empty system message carries no instruction, and Anthropic answers 400
+    # to an empty text block ("text content blocks must be non-empty").
+    if not message.content:
+        return None
+    block: dict[str, Any] = {"type": "text", "text": message.content}
+    return _with_block_keys(block, message.provider_data, _TEXT_KEYS, InvalidMessage)
+
+
+def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, Any]:
+    stored = _stored_blocks(message.provider_data)
+    if not message.tool_calls and not stored:
+        return {"role": "assistant", "content": message.content}
+    content: list[dict[str, Any]] = []
+    if message.content:  # an empty text block is a 400
+        content.append({"type": "text", "text": message.content})
+    for number, call in enumerate(message.tool_calls or ()):
+        with at(f"tool_calls[{number}]"):
+            content.append(_tool_use_block(call, keep_invalid))
+    # Thinking blocks go back where they were, unchanged: Anthropic rejects a
+    # tool-use continuation whose thinking blocks were dropped or modified
+    # (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking).
+    for place, block in stored:
+        content.insert(place, block)
+    return {"role": "assistant", "content": content}
+
+
+def _tool_use_block(call: ToolCall, keep_invalid: bool) -> dict[str, Any]:
+    block: dict[str, Any] = {
+        "type": "tool_use",
+        "id": wire_id(call.id),
+        "name": call.name,
+        "input": arguments_for_object_wire(call, provider=_PROVIDER, keep_invalid=keep_invalid),
+    }
+    return _with_block_keys(block, call.provider_data, _TOOL_USE_KEYS, InvalidToolCall)
+
+
+def _tool_result_blocks(
+    run: Sequence[tuple[int, ChatMessage]], previous: tuple[int, ChatMessage] | None
+) -> list[dict[str, Any]]:
+    """The tool_result blocks of a run of tool results, in the order of the calls they answer."""
+    calls = previous[1].tool_calls if previous is not None else None
+    order = {call.id: number for number, call in enumerate(calls or ())}
+    answered: dict[int, tuple[int, dict[str, Any]]] = {}
+    for index, message in run:
+        with at(f"messages[{index}]"):
+            number = order.get(message.tool_call_id or "")
+            if number is None:
+                raise InvalidMessage("tool_call_id", _orphan_rule(previous), describe(message.tool_call_id))
+            if number in answered:
+                raise InvalidMessage(
+                    "tool_call_id",
+                    f"must answer a call once (messages[{answered[number][0]}] answers it already)",
+                    describe(message.tool_call_id),
+                )
+            answered[number] = (index, _tool_result_block(message))
+    return [answered[number][1] for number in sorted(answered)]
+
+
+def _orphan_rule(previous: tuple[int, ChatMessage] | None) -> str:
+    if previous is None or not previous[1].tool_calls:
+        return f"must follow an assistant turn with tool calls ({_ORPHAN})"
+    return f"must be the id of a call of messages[{previous[0]}], the assistant turn just before ({_ORPHAN})"
+
+
+def _tool_result_block(message: ChatMessage) -> dict[str, Any]:
+    block: dict[str, Any] = {"type": "tool_result", "tool_use_id": wire_id(message.tool_call_id or "")}
+    if message.content:  # an empty text is sent as no content at all
+        block["content"] = message.content
+    if message.is_error:
+        block["is_error"] = True
+    return _with_block_keys(block, message.provider_data, _TOOL_RESULT_KEYS, InvalidMessage)
+
+
+def _with_block_keys(
+    block: dict[str, Any],
+    provider_data: Mapping[str, Any],
+    modelled: frozenset[str],
+    error: type[MessageError],
+) -> dict[str, Any]:
+    """``block`` plus the native keys kept from reading it (``caller``, ``cache_control``)."""
+    keys = provider_entry(provider_data, _PROVIDER, error).get("block")
+    if keys is None:
+        return block
+    path = f"provider_data.{_PROVIDER}.block"
+    if not isinstance(keys, Mapping):
+        raise error(path, "must be an object of native block keys", describe(keys))
+    for key, value in keys.items():
+        if key in modelled:
+            raise error(join_key(path, key), "is a key toolturns writes itself", describe(value))
+        block[key] = value
+    return block
+
+
+def _stored_blocks(provider_data: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
+    """The kept native blocks of an assistant turn, as (position, block), by position."""
+    blocks = provider_entry(provider_data, _PROVIDER, InvalidMessage).get("blocks")
+    if blocks is None:
+        return []
+    path = f"provider_data.{_PROVIDER}.blocks"
+    if not isinstance(blocks, list):
+        raise InvalidMessage(path, "must be an array of [position, block] pairs", describe(blocks))
+    stored = []
+    for number, item in enumerate(blocks):
+        if not (
+            isinstance(item, list)
+            and len(item) == 2
+            and type(item[0]) is int
+            and item[0] >= 0
+            and isinstance(item[1], dict)
+            and isinstance(item[1].get("type"), str)
+        ):
+            raise InvalidMessage(
+                f"{path}[{number}]",
+                "must be a [position, block] pair: an integer >= 0 and an object with a string type",
+                describe(item),
+            )
+        stored.append((item[0], item[1]))
+    stored.sort(key=lambda pair: pair[0])  # stable: equal positions keep their order
+    return stored

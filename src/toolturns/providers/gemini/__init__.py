@@ -1,0 +1,4 @@
+"""The Gemini generateContent wire: ``write``, ``read``, ``tools``, ``stream`` and its ``rules``.
+
+The public verbs are re-exported by ``toolturns.gemini``.
+"""

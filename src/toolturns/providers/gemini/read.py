@@ -1,0 +1,366 @@
+"""Gemini generateContent, reading: request bodies and the assistant turn of a response."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..._errors import (
+    InvalidArguments,
+    InvalidMessage,
+    InvalidToolCall,
+    MessageError,
+    describe,
+)
+from ..._json import encode
+from ..._message import ChatMessage, Role
+from ..._tool_call import ToolCall
+from .._shared import (
+    arguments_text_from_object_wire,
+    at,
+    generated_id,
+    mark_generated_id,
+)
+from .parts import answer_text, fields, keys_of, parts_of
+
+_PROVIDER = "gemini"
+
+
+# The keys of functionCall / functionResponse that toolturns models; any other
+# key travels in provider_data["gemini"] and goes back where it came from.
+_CALL_KEYS = frozenset({"name", "args", "id"})
+_RESPONSE_KEYS = frozenset({"name", "response", "id"})
+
+
+# A functionResponse.response that reads back as something other than the
+# object itself: {"result": x} is a plain result, {"error": x} a failure.
+_WRAPPERS = frozenset({"result", "error"})
+
+
+# -- reading ----------------------------------------------------------------------------
+
+
+def from_request(body: object) -> list[ChatMessage]:
+    """Read a stored generateContent request body, or a bare list of contents.
+
+    Accepts field names in camelCase or snake_case (``systemInstruction`` or
+    ``system_instruction``, ``functionCall`` or ``function_call``; error paths
+    use the camelCase name) and a single object where a list is expected
+    (``contents``, ``parts``), as the REST samples send them. The legacy role
+    ``"function"`` is read like ``"user"``. Calls without an id get made-up
+    ids; a ``functionResponse`` without id answers the first unanswered call of
+    the same name in the model content before it.
+
+    Raises:
+        MessageError: the path is the native one (``contents[1].parts[0].functionCall.name``).
+
+    >>> messages = from_request({"contents": [
+    ...     {"role": "user", "parts": [{"text": "Time?"}]},
+    ...     {"role": "model", "parts": [{"functionCall": {"name": "get_time", "args": {}}}]},
+    ...     {"role": "user", "parts": [{"functionResponse": {"name": "get_time",
+    ...                                                      "response": {"result": "noon"}}}]}]})
+    >>> messages[2].tool_call_id == messages[1].tool_calls[0].id
+    True
+    >>> messages[2].content
+    'noon'
+    """
+    system, contents = _request_body(body)
+    messages: list[ChatMessage] = []
+    if system is not None:
+        with at("systemInstruction"):
+            messages.extend(_system_messages(system))
+    reader = Reader()
+    for index, content in enumerate(contents):
+        with at(f"contents[{index}]"):
+            messages.extend(reader.content(index, content))
+    return messages
+
+
+def from_response(body: object, *, candidate: int = 0) -> ChatMessage:
+    """The assistant turn of a generateContent response: ``candidates[0].content``.
+
+    A bare model content (``{"role": "model", "parts": [...]}``) is read too.
+
+    Args:
+        body: The decoded response body.
+        candidate: Which candidate to read, for requests with ``candidateCount > 1``.
+
+    Raises:
+        InvalidMessage: no such candidate (a blocked prompt has none), or a
+            candidate without content; MessageError for a malformed content.
+
+    >>> turn = from_response({"candidates": [{"content": {"role": "model", "parts": [
+    ...     {"functionCall": {"name": "get_time", "args": {}}, "thoughtSignature": "c2ln"}]}}]})
+    >>> turn.tool_calls[0].provider_data["gemini"]["thoughtSignature"]
+    'c2ln'
+    """
+    body = fields(body, "a generateContent response object")
+    if "candidates" not in body and "parts" in body:
+        return Reader().model(body, ("content",), response=True)
+    candidates = body.get("candidates")
+    if (
+        type(candidate) is not int
+        or not isinstance(candidates, (list, tuple))
+        or not 0 <= candidate < len(candidates)
+    ):
+        raise InvalidMessage(
+            "candidates",
+            f"must be an array with a candidate at index {candidate!r} "
+            "(Gemini sends none when it blocks the prompt: see promptFeedback)",
+            describe(candidates),
+        )
+    response_id = body.get("responseId")
+    # The response's own id makes the made-up call ids differ between responses.
+    seed = ("response", response_id if isinstance(response_id, str) else None, candidate)
+    with at(f"candidates[{candidate}]"):
+        item = fields(candidates[candidate], "a candidate object")
+        content = item.get("content")
+        if not isinstance(content, Mapping):
+            reason = item.get("finishReason")
+            rule = "must be a Content object" if content is not None else "is required"
+            raise InvalidMessage(
+                "content",
+                f"{rule} (a candidate without content ended early: finishReason {describe(reason)})",
+                None if content is None else describe(content),
+            )
+        with at("content"):
+            return Reader().model(content, seed, response=True)
+
+
+def _request_body(body: object) -> tuple[object, Sequence[object]]:
+    """The system instruction (or None) and the contents of a request body."""
+    if isinstance(body, (list, tuple)):
+        return None, body
+    if not isinstance(body, Mapping):
+        raise InvalidMessage(
+            "", 'must be a request body ({"contents": [...]}) or an array of contents', describe(body)
+        )
+    body = fields(body, "a request body")
+    system = body.get("systemInstruction")
+    contents = body.get("contents")
+    if isinstance(contents, Mapping):
+        contents = [contents]
+    if not isinstance(contents, (list, tuple)):
+        raise InvalidMessage("contents", "must be an array of contents", describe(contents))
+    return system, contents
+
+
+def _system_messages(value: object) -> list[ChatMessage]:
+    content = fields(value, 'a Content object ({"parts": [...]})')
+    messages = []
+    for position, raw in enumerate(parts_of(content)):
+        with at(f"parts[{position}]"):
+            part = fields(raw, "a part object")
+            text = part.get("text")
+            if not isinstance(text, str) or len(part) != 1:
+                raise InvalidMessage(
+                    "", "must be a text part: a system instruction is text only", keys_of(part)
+                )
+            messages.append(ChatMessage.system(text))
+    return messages
+
+
+@dataclass
+class _Pending:
+    """A call of the last model content, and whether a response answered it."""
+
+    call_id: str
+    name: str
+    answered: bool = False
+
+
+@dataclass
+class Reader:
+    """Reads contents in order, matching responses without id to the calls before them."""
+
+    pending: list[_Pending] = field(default_factory=list)
+
+    def content(self, index: int, value: object) -> list[ChatMessage]:
+        content = fields(value, "a Content object")
+        role = content.get("role")
+        if role == "model":
+            return [self.model(content, ("request", index))]
+        # A content without role is the user's (single-turn requests leave it
+        # out); "function" is the legacy role of function responses.
+        if role is None or role == "user" or role == "function":
+            return self.user(content)
+        raise InvalidMessage("role", "must be 'user' or 'model' (or the legacy 'function')", describe(role))
+
+    def model(self, value: object, seed: tuple[object, ...], *, response: bool = False) -> ChatMessage:
+        content = fields(value, "a Content object")
+        role = content.get("role")
+        if response and role is not None and role != "model":
+            raise InvalidMessage("role", "must be 'model' in a response", describe(role))
+        calls: list[ToolCall] = []
+        kept: list[list[Any]] = []
+        texts: list[str] = []
+        ids: dict[str, int] = {}
+        for position, raw in enumerate(parts_of(content)):
+            with at(f"parts[{position}]"):
+                part = fields(raw, "a part object")
+                if "functionCall" in part:
+                    calls.append(read_call(part, (*seed, position), ids, position))
+                    continue
+                if "functionResponse" in part:
+                    raise InvalidMessage("functionResponse", "belongs in a user content, not a model content")
+                if "text" in part and not isinstance(part["text"], str):
+                    raise InvalidMessage("text", "must be a string", describe(part["text"]))
+                texts.append(answer_text(part) or "")
+                kept.append([position, part])
+        text = "".join(texts)
+        self.pending = [_Pending(call.id, call.name) for call in calls]
+        replay = None if _rebuilt(kept, text, len(calls)) else {_PROVIDER: {"parts": kept}}
+        return ChatMessage(Role.ASSISTANT, text, tool_calls=calls or None, provider_data=replay)
+
+    def user(self, content: Mapping[Any, Any]) -> list[ChatMessage]:
+        parts = parts_of(content)
+        if not parts:
+            return [ChatMessage.user("")]
+        results: list[ChatMessage] = []
+        texts: list[ChatMessage] = []
+        for position, raw in enumerate(parts):
+            with at(f"parts[{position}]"):
+                part = fields(raw, "a part object")
+                if "functionResponse" in part:
+                    results.append(self.result(part))
+                    continue
+                if "functionCall" in part:
+                    raise InvalidMessage("functionCall", "belongs in a model content, not a user content")
+                text = part.get("text")
+                if "text" in part and not isinstance(text, str):
+                    raise InvalidMessage("text", "must be a string", describe(text))
+                if not isinstance(text, str) or len(part) != 1:
+                    raise InvalidMessage(
+                        "",
+                        "must be a text or functionResponse part: toolturns models text only "
+                        "(no images, files or other parts in user turns)",
+                        keys_of(part),
+                    )
+                texts.append(ChatMessage.user(text))
+        # Results answer the model turn before, so they come before the text
+        # (every provider wants results right after the calls).
+        return results + texts
+
+    def result(self, part: dict[Any, Any]) -> ChatMessage:
+        with at("functionResponse"):
+            function = fields(part["functionResponse"], "an object")
+            name = _name(function, InvalidMessage)
+            response = function.get("response")
+            if not isinstance(response, Mapping):
+                rule = "is required (an object)" if response is None else "must be an object"
+                raise InvalidMessage("response", rule, None if response is None else describe(response))
+            content, is_error = _response_text(response)
+            call_id = _id(function, InvalidMessage)
+            call_id = self.answer(call_id, name)
+        kept = _kept_keys(part, "functionResponse", function, _RESPONSE_KEYS)
+        return ChatMessage(
+            Role.TOOL,
+            content,
+            tool_call_id=call_id,
+            is_error=is_error,
+            provider_data={_PROVIDER: kept} if kept else None,
+        )
+
+    def answer(self, call_id: str | None, name: str) -> str:
+        """The id a response answers: its own, or the first unanswered call of its name."""
+        for pending in self.pending:
+            if not pending.answered and (
+                pending.call_id == call_id or (call_id is None and pending.name == name)
+            ):
+                pending.answered = True
+                return pending.call_id
+        if call_id is None:
+            raise InvalidMessage(
+                "id",
+                f"is required when no unanswered call named {name!r} is in the model content before "
+                "(a response without id answers the first such call)",
+            )
+        return call_id
+
+
+def read_call(part: dict[Any, Any], seed: tuple[object, ...], ids: dict[str, int], position: int) -> ToolCall:
+    with at("functionCall"):
+        function = fields(part["functionCall"], "an object", InvalidToolCall)
+        name = _name(function, InvalidToolCall)
+        arguments = _arguments_text(function.get("args"), name)
+        call_id = _id(function, InvalidToolCall)
+        if call_id is not None and call_id in ids:
+            raise InvalidToolCall(
+                "id",
+                f"must be unique within the content (parts[{ids[call_id]}] has it too)",
+                describe(call_id),
+            )
+    kept = _kept_keys(part, "functionCall", function, _CALL_KEYS)
+    if call_id is None:
+        # Gemini often sends no id: make one up from where the call stands and
+        # what it is, so the same body always reads the same; never sent back.
+        call_id = generated_id(_PROVIDER, *seed, name, arguments)
+        kept.update(mark_generated_id(_PROVIDER)[_PROVIDER])
+    else:
+        ids[call_id] = position
+    return ToolCall(call_id, name, arguments, provider_data={_PROVIDER: kept} if kept else None)
+
+
+def _name(function: Mapping[Any, Any], error: type[MessageError]) -> str:
+    name = function.get("name")
+    if not isinstance(name, str) or not name:
+        raise error(
+            "name",
+            "is required" if name is None else "must be a non-empty string",
+            None if name is None else describe(name),
+        )
+    return name
+
+
+def _id(function: Mapping[Any, Any], error: type[MessageError]) -> str | None:
+    call_id = function.get("id")
+    if call_id is None or call_id == "":  # "" says no more than a missing id
+        return None
+    if not isinstance(call_id, str):
+        raise error("id", "must be a string", describe(call_id))
+    return call_id
+
+
+def _arguments_text(args: object, name: str) -> str:
+    """The argument text of ``functionCall.args``: the object as JSON, or kept raw text."""
+    if args is not None and not isinstance(args, (str, Mapping)):
+        raise InvalidArguments("args", "must be an object", describe(args), name=name)
+    # The id is read after the arguments, so the error cannot name it.
+    return arguments_text_from_object_wire(args, path="args", call_id=None, name=name)
+
+
+def _response_text(response: Mapping[Any, Any]) -> tuple[str, bool]:
+    """A result's text and error flag from ``functionResponse.response``."""
+    if len(response) == 1:
+        key = next(iter(response))
+        if key in _WRAPPERS:
+            value = response[key]
+            text = value if isinstance(value, str) else encode(value, f"response.{key}", InvalidMessage)
+            return text, key == "error"
+    return encode(response, "response", InvalidMessage), False
+
+
+def _kept_keys(
+    part: Mapping[Any, Any], key: str, function: Mapping[Any, Any], modelled: frozenset[str]
+) -> dict[str, Any]:
+    """The keys of a part and of its function object that toolturns does not model."""
+    kept = {name: value for name, value in part.items() if name != key}
+    inner = {name: value for name, value in function.items() if name not in modelled}
+    if inner:
+        kept[key] = inner
+    return kept
+
+
+def _rebuilt(kept: list[list[Any]], text: str, call_count: int) -> bool:
+    """Whether content and calls alone give back these non-call parts, where they were.
+
+    They do for one plain text part before the calls (or none, with calls and
+    no text); anything else (thoughts, signatures, several text parts, code)
+    is kept in provider_data so that every part goes back unchanged.
+    """
+    if any(part.keys() != {"text"} for _, part in kept):
+        return False
+    if call_count:
+        return not kept or (len(kept) == 1 and kept[0][0] == 0 and text != "")
+    return len(kept) <= 1

@@ -1,0 +1,98 @@
+"""Gemini generateContent's rules: what the API refuses that the message model allows."""
+
+from __future__ import annotations
+
+import re
+
+from ..._message import ChatMessage, Role
+from ..._tool_call import ToolCall
+from .._rule import Findings, Rule, require_conversation
+
+__all__ = [
+    "CALL_TURN_ORDER",
+    "INVALID_TOOL_NAME",
+    "NO_CONVERSATION",
+    "RESULT_COUNT",
+    "TOOL_NAME",
+    "check",
+    "check_call",
+    "check_exchange",
+]
+
+_LINK = "https://ai.google.dev/gemini-api/docs/function-calling"
+
+#: Function names, in declarations and calls: "Must start with a letter or an
+#: underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and
+#: dashes, with a maximum length of 64" (FunctionDeclaration.name).
+TOOL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
+INVALID_TOOL_NAME = Rule(
+    "invalid_tool_name", "Invalid function name", "https://ai.google.dev/api/caching#FunctionDeclaration"
+)
+
+#: One function response part per function call part, in the content right
+#: after the call turn.
+RESULT_COUNT = Rule(
+    "result_count_mismatch",
+    "Please ensure that the number of function response parts is equal to the number of "
+    "function call parts of the function call turn.",
+    _LINK,
+)
+#: A call turn comes right after a user turn or results (system messages go apart).
+CALL_TURN_ORDER = Rule(
+    "misplaced_call_turn",
+    "Please ensure that function call turn comes immediately after a user turn or after a function "
+    "response turn.",
+    _LINK,
+)
+#: System messages go apart (``systemInstruction``): ``contents`` must not be empty.
+NO_CONVERSATION = Rule("no_conversation", "contents is not specified", _LINK)
+
+
+def check(findings: Findings) -> None:
+    """A conversation besides the system messages; call turns placed and answered as Gemini needs."""
+    require_conversation(findings, NO_CONVERSATION, "gemini")
+    _call_turn_order(findings)
+
+
+def check_call(findings: Findings, index: int, position: int, call: ToolCall) -> None:
+    """Nothing beyond the function name, which every call is checked for."""
+
+
+def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
+    """As many function responses right after a call turn as it has calls."""
+    calls = len(turn.tool_calls or ())
+    if results != calls:
+        findings.add(
+            index,
+            f"messages[{index}]",
+            RESULT_COUNT,
+            f"has {_count(calls, 'call')} but {_count(results, 'tool result')} "
+            f"{'follows' if results == 1 else 'follow'} it; "
+            "Gemini needs exactly one function response per function call",
+        )
+
+
+def _call_turn_order(findings: Findings) -> None:
+    conversation = findings.conversation
+    for position, (index, turn) in enumerate(conversation):
+        if not (isinstance(turn, ChatMessage) and turn.tool_calls):
+            continue
+        previous = conversation[position - 1][1]
+        if position == 0:
+            after = "as the first turn"
+        elif previous is None:
+            continue  # after a message that does not read, which may well be the user turn
+        elif previous.role in (Role.USER, Role.TOOL):
+            continue
+        else:
+            after = "right after an assistant turn"
+        findings.add(
+            index,
+            f"messages[{index}]",
+            CALL_TURN_ORDER,
+            f"a tool-call turn {after}; Gemini needs it right after a user turn or tool results",
+        )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"

@@ -1,0 +1,326 @@
+"""Gemini generateContent, writing: ChatMessages as ``systemInstruction``, ``contents`` and ``tools``."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..._errors import (
+    InvalidMessage,
+    InvalidToolCall,
+    describe,
+)
+from ..._message import SYSTEM_ROLES, ChatMessage, Role
+from ..._tool import Tool
+from ..._tool_call import ToolCall
+from .._shared import (
+    GENERATED_ID_KEY,
+    arguments_for_object_wire,
+    at,
+    check_messages,
+    check_tools,
+    is_generated_id,
+    provider_entry,
+)
+from .parts import answer_text
+from .tools import tool_definition
+
+_PROVIDER = "gemini"
+
+# What Gemini answers when the function response parts after a function call
+# turn do not match its function call parts one to one (HTTP 400).
+_COUNT_400 = (
+    "Gemini answers 400: 'Please ensure that the number of function response parts "
+    "is equal to the number of function call parts of the function call turn.'"
+)
+_ORDER_400 = (
+    "Gemini answers 400: 'Please ensure that function call turn comes immediately "
+    "after a user turn or after a function response turn.'"
+)
+
+# The keys of functionCall / functionResponse that toolturns models; any other
+# key travels in provider_data["gemini"] and goes back where it came from.
+_CALL_KEYS = frozenset({"name", "args", "id"})
+_RESPONSE_KEYS = frozenset({"name", "response", "id"})
+
+
+# A functionResponse.response that reads back as something other than the
+# object itself: {"result": x} is a plain result, {"error": x} a failure.
+_WRAPPERS = frozenset({"result", "error"})
+
+
+# -- writing ----------------------------------------------------------------------------
+
+
+def to_request(
+    messages: Sequence[ChatMessage],
+    *,
+    tools: Sequence[Tool] | None = None,
+    keep_invalid_arguments: bool = False,
+) -> dict[str, Any]:
+    """The message part of a generateContent request body.
+
+    System and developer messages become the parts of ``systemInstruction``,
+    assistant turns ``model`` contents, tool results ``functionResponse``
+    parts of one ``user`` content per tool-call turn, in the order of the calls.
+
+    Args:
+        messages: The conversation.
+        tools: Tools the model may call, sent as one ``functionDeclarations`` entry.
+        keep_invalid_arguments: Send arguments that are not a JSON object
+            wrapped as ``{"_toolturns_raw_arguments": text}`` instead of raising.
+
+    Returns:
+        ``{"systemInstruction"?, "contents", "tools"?}`` (camelCase, as the
+        REST API documents); merge it with the generation config.
+
+    Raises:
+        InvalidMessage: a tool result answers no earlier call, the results
+            after a tool-call turn do not answer each of its calls exactly
+            once, or a tool-call turn does not follow a user turn or results
+            (each a Gemini 400); the path names the message.
+        InvalidArguments: a call's arguments are not a JSON object.
+
+    >>> from toolturns import ChatMessage, ToolCall
+    >>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_time")])
+    >>> to_request([ChatMessage.user("Time?"), turn])["contents"][1]
+    {'role': 'model', 'parts': [{'functionCall': {'name': 'get_time', 'args': {}, 'id': 'call_1'}}]}
+    """
+    checked = check_messages(messages)
+    checked_tools = check_tools(tools, _PROVIDER)
+    writer = _Writer(keep_invalid=keep_invalid_arguments)
+    for index, message in enumerate(checked):
+        writer.add(index, message)
+    writer.close_turn(at_end=True)
+    body: dict[str, Any] = {}
+    if writer.system:
+        body["systemInstruction"] = {"parts": writer.system}
+    body["contents"] = writer.contents
+    if checked_tools:
+        body["tools"] = [{"functionDeclarations": [tool_definition(tool) for tool in checked_tools]}]
+    return body
+
+
+@dataclass
+class _Turn:
+    """A tool-call turn whose results are being collected."""
+
+    index: int
+    calls: tuple[ToolCall, ...]
+    answers: dict[str, tuple[int, ChatMessage]] = field(default_factory=dict)
+
+
+@dataclass
+class _Writer:
+    """Builds ``systemInstruction`` parts and ``contents`` one message at a time."""
+
+    keep_invalid: bool
+    system: list[dict[str, Any]] = field(default_factory=list)
+    contents: list[dict[str, Any]] = field(default_factory=list)
+    call_ids: set[str] = field(default_factory=set)  # of every call so far
+    turn: _Turn | None = None
+
+    def add(self, index: int, message: ChatMessage) -> None:
+        if message.role is Role.TOOL:
+            self.add_result(index, message)
+            return
+        self.close_turn(at_end=False)
+        if message.role in SYSTEM_ROLES:
+            # Gemini has one system channel, outside the contents.
+            self.system.append({"text": message.content})
+        elif message.role is Role.USER:
+            self.add_user(message)
+        else:
+            self.add_model(index, message)
+
+    def add_user(self, message: ChatMessage) -> None:
+        # Text right after a user content (the results of a tool-call turn, or
+        # another user message) joins it as a text part: Gemini turns alternate,
+        # and reading splits the parts into the same messages again.
+        part = {"text": message.content}
+        if self.contents and self.contents[-1]["role"] == "user":
+            self.contents[-1]["parts"].append(part)
+        else:
+            self.contents.append({"role": "user", "parts": [part]})
+
+    def add_model(self, index: int, message: ChatMessage) -> None:
+        calls = message.tool_calls or ()
+        if calls and (not self.contents or self.contents[-1]["role"] != "user"):
+            raise InvalidMessage(
+                f"messages[{index}]",
+                f"must follow a user turn or tool results to carry tool calls ({_ORDER_400})",
+                "a tool-call turn after an assistant turn" if self.contents else "a first tool-call turn",
+            )
+        call_parts = [self.call_part(index, position, call) for position, call in enumerate(calls)]
+        self.contents.append({"role": "model", "parts": _model_parts(index, message, call_parts)})
+        self.call_ids.update(call.id for call in calls)
+        if calls:
+            self.turn = _Turn(index, calls)
+
+    def call_part(self, index: int, position: int, call: ToolCall) -> dict[str, Any]:
+        with at(f"messages[{index}].tool_calls[{position}]"):
+            args = arguments_for_object_wire(call, provider=_PROVIDER, keep_invalid=self.keep_invalid)
+            kept = provider_entry(call.provider_data, _PROVIDER, InvalidToolCall)
+        function: dict[str, Any] = {"name": call.name, "args": args}
+        if not is_generated_id(call, _PROVIDER):  # a made-up id was never Gemini's
+            function["id"] = call.id
+        return _part("functionCall", function, _CALL_KEYS, kept)
+
+    def add_result(self, index: int, message: ChatMessage) -> None:
+        call_id = message.tool_call_id
+        assert call_id is not None  # a tool message always has one
+        turn = self.turn
+        where = f"messages[{index}].tool_call_id"
+        if turn is None or all(call.id != call_id for call in turn.calls):
+            if call_id not in self.call_ids:
+                raise InvalidMessage(
+                    where,
+                    "must be the id of a call of an earlier assistant turn "
+                    "(Gemini's functionResponse names the function that call named)",
+                    describe(call_id),
+                )
+            raise InvalidMessage(
+                where,
+                "must answer a call of the tool-call turn it follows: Gemini answers each "
+                "function call turn in the content right after it",
+                describe(call_id),
+            )
+        earlier = turn.answers.get(call_id)
+        if earlier is not None:
+            raise InvalidMessage(
+                where,
+                f"must answer each call once (messages[{earlier[0]}] answers it already; {_COUNT_400})",
+                describe(call_id),
+            )
+        turn.answers[call_id] = (index, message)
+
+    def close_turn(self, *, at_end: bool) -> None:
+        turn, self.turn = self.turn, None
+        if turn is None or (at_end and not turn.answers):
+            # A transcript may end on a tool-call turn: the tools are about to run.
+            return
+        for position, call in enumerate(turn.calls):
+            if call.id not in turn.answers:
+                raise InvalidMessage(
+                    f"messages[{turn.index}].tool_calls[{position}]",
+                    f"must be answered by a tool result before the next turn ({_COUNT_400})",
+                    describe(call.id),
+                )
+        # One user content, one part per call, in the order of the calls.
+        parts = [_response_part(*turn.answers[call.id], call) for call in turn.calls]
+        self.contents.append({"role": "user", "parts": parts})
+
+
+def _response_part(index: int, message: ChatMessage, call: ToolCall) -> dict[str, Any]:
+    with at(f"messages[{index}]"):
+        kept = provider_entry(message.provider_data, _PROVIDER, InvalidMessage)
+    response = {"error": message.content} if message.is_error else _response_object(message.content)
+    function: dict[str, Any] = {"name": call.name, "response": response}
+    if not is_generated_id(call, _PROVIDER):
+        function["id"] = call.id
+    return _part("functionResponse", function, _RESPONSE_KEYS, kept)
+
+
+def _response_object(text: str) -> dict[str, Any]:
+    """``functionResponse.response`` for a result text: the object it spells, or ``{"result": text}``."""
+    value = _json_object(text)
+    # An object that would read back as a wrapper ({"result": x}) goes wrapped
+    # itself, so that its text reads back unchanged.
+    if value is None or (len(value) == 1 and next(iter(value)) in _WRAPPERS):
+        return {"result": text}
+    return value
+
+
+def _reject(text: str) -> Any:
+    raise ValueError(f"{text} is not JSON")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if math.isinf(number):  # 1e400: no JSON number can say it back
+        raise ValueError(f"{text} is out of range")
+    return number
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):  # the object would not say what the text says
+        raise ValueError("duplicate key")
+    return value
+
+
+_STRICT = json.JSONDecoder(parse_constant=_reject, parse_float=_finite, object_pairs_hook=_unique_keys)
+
+
+def _json_object(text: str) -> dict[str, Any] | None:
+    """The object a JSON-object text spells, when JSON can say it back; else None."""
+    if not text.lstrip(" \t\n\r").startswith("{"):
+        return None  # the common case: plain text, not worth a parse
+    try:
+        value = _STRICT.decode(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The parts of a model content: the kept layout, or text then calls."""
+    kept = _kept_parts(index, message, len(call_parts))
+    if kept is None:
+        parts = [{"text": message.content}] if message.content else []
+        parts += call_parts
+        # Gemini wants at least one part; an empty turn says "".
+        return parts or [{"text": ""}]
+    calls = iter(call_parts)
+    return [part if part is not None else next(calls) for part in kept]
+
+
+def _kept_parts(index: int, message: ChatMessage, call_count: int) -> list[dict[str, Any] | None] | None:
+    """The parts read from Gemini and kept in provider_data, at their positions (None: a call)."""
+    with at(f"messages[{index}]"):
+        data = provider_entry(message.provider_data, _PROVIDER, InvalidMessage)
+    stored = data.get("parts")
+    if stored is None or stored == []:
+        return None
+    where = f"messages[{index}].provider_data.gemini.parts"
+    if not isinstance(stored, list):
+        raise InvalidMessage(where, "must be a list of [position, part] pairs", describe(stored))
+    slots: list[dict[str, Any] | None] = [None] * (len(stored) + call_count)
+    for number, item in enumerate(stored):
+        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], dict)):
+            raise InvalidMessage(f"{where}[{number}]", "must be a [position, part] pair", describe(item))
+        position = item[0]
+        if type(position) is not int or not 0 <= position < len(slots) or slots[position] is not None:
+            raise InvalidMessage(
+                f"{where}[{number}][0]",
+                f"must be a free position below {len(slots)} (the parts kept plus the calls)",
+                describe(position),
+            )
+        slots[position] = item[1]
+    text = "".join(answer_text(part) or "" for part in slots if part is not None)
+    if text != message.content:
+        raise InvalidMessage(
+            f"messages[{index}].content",
+            f"must be the text of the parts kept in provider_data['gemini'] ({text[:30]!r}...): "
+            "drop provider_data['gemini'] to send other text",
+            describe(message.content),
+        )
+    return slots
+
+
+def _part(
+    key: str, function: dict[str, Any], modelled: frozenset[str], kept: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A functionCall/functionResponse part with the keys kept from the part it was read from."""
+    inner = kept.get(key)
+    if isinstance(inner, dict):
+        function.update((name, value) for name, value in inner.items() if name not in modelled)
+    part: dict[str, Any] = {key: function}
+    # thoughtSignature above all: Gemini 3 rejects a call turn without it. The
+    # generated-id marker sits next to the part's keys but is toolturns' own;
+    # reading spells part keys in camelCase, so no part key is named like it.
+    part.update((name, value) for name, value in kept.items() if name != key and name != GENERATED_ID_KEY)
+    return part

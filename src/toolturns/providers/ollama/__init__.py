@@ -1,0 +1,4 @@
+"""The Ollama /api/chat wire: ``write``, ``read``, ``tools``, ``stream`` and its ``rules``.
+
+The public verbs are re-exported by ``toolturns.ollama``.
+"""

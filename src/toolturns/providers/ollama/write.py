@@ -1,0 +1,201 @@
+"""Ollama /api/chat, writing: ChatMessages as the ``messages`` of a request body."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
+from ..._json import join_key
+from ..._message import ChatMessage, Role
+from ..._tool import Tool
+from ..._tool_call import ToolCall
+from .._shared import (
+    GENERATED_ID_KEY,
+    arguments_for_object_wire,
+    at,
+    check_messages,
+    check_tools,
+    is_generated_id,
+)
+from .tools import tool_definition
+
+_PROVIDER = "ollama"
+# How the provider is named in error messages.
+_DISPLAY_NAME = "Ollama"
+
+# Ollama has one system channel: the message role "system" (docs/api.md,
+# "Generate a chat completion": role is system, user, assistant or tool).
+_WIRE_ROLES = {
+    Role.SYSTEM: "system",
+    Role.DEVELOPER: "system",
+    Role.USER: "user",
+    Role.ASSISTANT: "assistant",
+    Role.TOOL: "tool",
+}
+
+# The native keys this codec models, per level of the wire. Every other key
+# read is kept in provider_data["ollama"] and written back only to Ollama; a
+# replayed key may never overwrite one of these, which the codec writes itself.
+_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
+# tool_name and tool_call_id mean something on a tool result only; on another
+# message they are unmodelled keys like any other.
+_RESULT_KEYS = _MESSAGE_KEYS | {"tool_name", "tool_call_id"}
+_CALL_KEYS = frozenset({"id", "type", "function"})
+# function.index is the call's position in tool_calls (api/types.go,
+# ToolCallFunction.Index): the order of the calls says the same, so it is read
+# and dropped.
+_FUNCTION_KEYS = frozenset({"index", "name", "arguments"})
+
+# What provider_data["ollama"] may hold, on a message and on a call.
+_MESSAGE_DATA = frozenset({"keys"})
+_CALL_DATA = frozenset({GENERATED_ID_KEY, "keys", "function_keys"})
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def to_request(
+    messages: Sequence[ChatMessage],
+    *,
+    tools: Sequence[Tool] | None = None,
+    keep_invalid_arguments: bool = False,
+) -> dict[str, Any]:
+    """The message part of an ``/api/chat`` request body.
+
+    Args:
+        messages: The conversation.
+        tools: Tools the model may call.
+        keep_invalid_arguments: Send arguments that are not a JSON object
+            (malformed model text) wrapped as ``{"_toolturns_raw_arguments": text}``
+            instead of raising; ``from_request`` restores the text exactly.
+
+    Returns:
+        ``{"messages": [...]}``, with ``"tools": [...]`` when tools are given;
+        merge it with the model name and options.
+
+    Raises:
+        InvalidArguments: a call's arguments are not a JSON object
+            (``messages[1].tool_calls[0].arguments``).
+        InvalidMessage: a tool result answers no call of an earlier assistant
+            turn, so its ``tool_name`` cannot be looked up.
+        InvalidMessage, InvalidToolCall: ``provider_data["ollama"]`` holds
+            something ``from_request``/``from_response`` never write.
+
+    >>> from toolturns import ChatMessage, ToolCall
+    >>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_time")])
+    >>> to_request([ChatMessage.developer("Be brief."), turn])["messages"]
+    [{'role': 'system', 'content': 'Be brief.'}, {'role': 'assistant', 'content': '', 'tool_calls': [{'id': 'call_1', 'function': {'name': 'get_time', 'arguments': {}}}]}]
+    >>> to_request([ChatMessage.tool_result("call_9", "done")])
+    Traceback (most recent call last):
+    ...
+    toolturns.InvalidMessage: messages[0].tool_call_id: must be the id of a call of an earlier assistant turn (Ollama's tool_name is looked up from it), got 'call_9'
+    """
+    calls_by_id: dict[str, ToolCall] = {}
+    wire = []
+    for index, message in enumerate(check_messages(messages)):
+        with at(f"messages[{index}]"):
+            wire.append(_message_to_wire(message, calls_by_id, keep_invalid_arguments))
+        for call in message.tool_calls or ():
+            calls_by_id[call.id] = call  # the latest call with an id is the one a result answers
+    body: dict[str, Any] = {"messages": wire}
+    checked_tools = check_tools(tools, _PROVIDER)
+    if checked_tools:
+        body["tools"] = [tool_definition(tool) for tool in checked_tools]
+    return body
+
+
+def _message_to_wire(
+    message: ChatMessage, calls_by_id: Mapping[str, ToolCall], keep_invalid: bool
+) -> dict[str, Any]:
+    # Ollama's Message has no name, is_error or OpenAI extra keys: they are
+    # not sent (documented losses).
+    wire: dict[str, Any] = {"role": _WIRE_ROLES[message.role], "content": message.content}
+    reserved = _MESSAGE_KEYS
+    if message.role is Role.TOOL:
+        wire.update(_result_fields(message, calls_by_id))
+        reserved = _RESULT_KEYS
+    elif message.tool_calls:
+        # A tool-call turn always sends a string content, "" without text.
+        calls = []
+        for index, call in enumerate(message.tool_calls):
+            with at(f"tool_calls[{index}]"):
+                calls.append(_call_to_wire(call, keep_invalid))
+        wire["tool_calls"] = calls
+    entry = _replay_entry(message.provider_data, _MESSAGE_DATA, InvalidMessage)
+    wire.update(_replayed_keys(entry, "keys", reserved, InvalidMessage))
+    return wire
+
+
+def _result_fields(message: ChatMessage, calls_by_id: Mapping[str, ToolCall]) -> dict[str, str]:
+    # Ollama identifies a result by tool_name (docs/api.md, "Chat request (With
+    # history, with tools)"); tool_call_id is optional and only worth sending
+    # for an id Ollama itself gave.
+    call_id = message.tool_call_id
+    call = calls_by_id.get(call_id) if call_id is not None else None
+    if call is None:
+        raise InvalidMessage(
+            "tool_call_id",
+            f"must be the id of a call of an earlier assistant turn "
+            f"({_DISPLAY_NAME}'s tool_name is looked up from it)",
+            describe(call_id),
+        )
+    fields = {"tool_name": call.name}
+    if not is_generated_id(call, _PROVIDER):
+        fields["tool_call_id"] = call.id
+    return fields
+
+
+def _call_to_wire(call: ToolCall, keep_invalid: bool) -> dict[str, Any]:
+    entry = _replay_entry(call.provider_data, _CALL_DATA, InvalidToolCall)
+    # function.arguments must be an object: Ollama answers 400 to a string
+    # (api/types.go, ToolCallFunctionArguments is a map).
+    function: dict[str, Any] = {
+        "name": call.name,
+        "arguments": arguments_for_object_wire(call, provider=_DISPLAY_NAME, keep_invalid=keep_invalid),
+    }
+    function.update(_replayed_keys(entry, "function_keys", _FUNCTION_KEYS, InvalidToolCall))
+    wire: dict[str, Any] = {}
+    if not is_generated_id(call, _PROVIDER):  # an id toolturns made up means nothing to Ollama
+        wire["id"] = call.id
+    wire["function"] = function
+    wire.update(_replayed_keys(entry, "keys", _CALL_KEYS, InvalidToolCall))
+    return wire
+
+
+def _replay_entry(
+    provider_data: Mapping[str, Any], allowed: frozenset[str], error: type[MessageError]
+) -> Mapping[str, Any]:
+    """This codec's entry of a provider_data mapping, checked: it is written by
+    ``from_request``/``from_response`` only, so anything else is a mistake."""
+    entry = provider_data.get(_PROVIDER)
+    if entry is None:
+        return {}
+    path = join_key("provider_data", _PROVIDER)
+    if not isinstance(entry, Mapping):
+        raise error(path, "must be an object (the data the Ollama codec read)", describe(entry))
+    for key in entry:
+        if key not in allowed:
+            rule = "is not data the Ollama codec writes (it writes " + ", ".join(sorted(allowed)) + ")"
+            raise error(join_key(path, key), rule, describe(entry[key]))
+    return entry
+
+
+def _replayed_keys(
+    entry: Mapping[str, Any], field: str, reserved: frozenset[str], error: type[MessageError]
+) -> dict[str, Any]:
+    """The native keys kept under ``field`` of the entry, to send back as they were read."""
+    keys = entry.get(field)
+    if keys is None:
+        return {}
+    path = join_key(join_key("provider_data", _PROVIDER), field)
+    if not isinstance(keys, Mapping):
+        raise error(path, "must be an object of native keys", describe(keys))
+    for key in keys:
+        if key in reserved:
+            raise error(
+                join_key(path, key),
+                "is a key the Ollama codec writes itself, not a kept key",
+                describe(keys[key]),
+            )
+    return dict(keys)

@@ -1,0 +1,81 @@
+"""OpenAI Chat Completions, reading: request bodies and the assistant turn of a response."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from ..._errors import InvalidMessage, describe
+from ..._message import ChatMessage, Role
+from .._shared import at
+
+
+def from_request(body: object) -> list[ChatMessage]:
+    """Read the messages of a stored request body, or a bare list of message dicts.
+
+    Raises:
+        MessageError: the path names the message (``messages[3].tool_calls[0].id``).
+
+    >>> [m.role.value for m in from_request({"model": "gpt-4o", "messages": [
+    ...     {"role": "system", "content": "Be brief."}, {"role": "user", "content": "Hi"}]})]
+    ['system', 'user']
+    >>> from_request({"messages": [{"role": "user", "content": 5}]})
+    Traceback (most recent call last):
+    ...
+    toolturns.InvalidMessage: messages[0].content: must be a string, got 5
+    """
+    messages = body.get("messages") if isinstance(body, Mapping) else body
+    if not isinstance(messages, (list, tuple)):
+        raise InvalidMessage("messages", "must be an array of messages", describe(messages))
+    result = []
+    for index, item in enumerate(messages):
+        with at(f"messages[{index}]"):
+            result.append(ChatMessage.from_dict(item))
+    return result
+
+
+def from_response(body: object, *, choice: int = 0) -> ChatMessage:
+    """The assistant turn of a ``chat.completion`` response (or a bare message dict).
+
+    Args:
+        body: The decoded response body.
+        choice: Which of ``choices`` to read, for requests made with ``n > 1``.
+
+    Raises:
+        MessageError: the path names the place (``choices[0].message.role``);
+            a turn whose role is not ``assistant`` is refused like any other
+            mistake, as the other codecs refuse it.
+
+    >>> turn = from_response({"object": "chat.completion", "choices": [{"index": 0, "finish_reason": "tool_calls",
+    ...     "message": {"role": "assistant", "content": None, "refusal": None, "tool_calls": [{"id": "call_1",
+    ...         "type": "function", "function": {"name": "get_time", "arguments": "{}"}}]}}]})
+    >>> turn.tool_calls[0].name, turn.content
+    ('get_time', '')
+    """
+    if isinstance(body, Mapping) and "choices" in body:
+        choices = body["choices"]
+        # A choice that is not an int would make the comparison below raise TypeError.
+        if (
+            type(choice) is not int
+            or not isinstance(choices, (list, tuple))
+            or not 0 <= choice < len(choices)
+        ):
+            raise InvalidMessage(
+                "choices", f"must be an array with an item at index {choice!r}", describe(choices)
+            )
+        with at(f"choices[{choice}]"):
+            item = choices[choice]
+            if not isinstance(item, Mapping):
+                raise InvalidMessage("", "must be an object", describe(item))
+            with at("message"):
+                return _model_turn(ChatMessage.from_dict(item.get("message")))
+    return _model_turn(ChatMessage.from_dict(body))
+
+
+def _model_turn(message: ChatMessage) -> ChatMessage:
+    # A response holds the model's turn, as the other codecs and the stream
+    # assembler require; a user or tool message here is a request read by mistake.
+    if message.role is not Role.ASSISTANT:
+        raise InvalidMessage(
+            "role", "must be 'assistant' (a response holds the model's turn)", describe(message.role.value)
+        )
+    return message

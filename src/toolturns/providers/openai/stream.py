@@ -1,0 +1,367 @@
+"""OpenAI Chat Completions, streaming: ``chat.completion.chunk`` items assembled into the turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..._errors import InvalidStream, MessageError, describe
+from ..._message import ChatMessage, Role
+from ..._stream import PartialToolCall
+from .._stream import Assembler, OtherKeys
+
+# -- streaming ----------------------------------------------------------------------------
+
+
+class _StreamedCall:
+    """One tool call as its deltas arrive: id and name once known, argument fragments in order."""
+
+    __slots__ = ("extra", "fragments", "function_extra", "id", "index", "name")
+
+    def __init__(self, index: int | None) -> None:
+        self.index = index
+        self.id: str | None = None
+        self.name: str | None = None
+        self.fragments: list[str] = []
+        # Keys of the call (and of its function) this codec does not model:
+        # passed on to ChatMessage.from_dict, which keeps or rejects them.
+        self.extra: dict[str, Any] = {}
+        self.function_extra: dict[str, Any] = {}
+
+    def arguments_json(self) -> str:
+        # Joined once and kept joined, so asking again (snapshot after
+        # snapshot) does not join the same fragments over and over.
+        if len(self.fragments) > 1:
+            self.fragments[:] = ["".join(self.fragments)]
+        return self.fragments[0] if self.fragments else ""
+
+
+class StreamAssembler(Assembler):
+    """Assemble one streamed Chat Completions response (``chat.completion.chunk`` items).
+
+    Feed each decoded SSE ``data:`` item (``parse_sse`` turns raw lines into
+    them); ``message()`` then gives the ChatMessage ``from_response`` gives for
+    the same response sent whole.
+
+    - Tool-call deltas are keyed by ``index``. An ``id`` or ``name`` repeated on
+      later deltas is the same value (never glued into ``call_1call_1``); a
+      different ``id`` at an index already in use starts a new call. Deltas
+      without ``index`` are keyed by ``id``, else by their position in the
+      chunk's ``tool_calls``.
+    - Argument text is kept exactly as it streamed, split anywhere: nothing is
+      completed or repaired, so a call cut off keeps its partial text.
+    - Text deltas (``content``, ``refusal``, and other text keys such as
+      ``reasoning_content``) concatenate; ``refusal`` lands in ``extra`` as
+      ``from_dict`` keeps it.
+    - ``ended`` turns true with the chunk that gives the chosen choice a
+      ``finish_reason``; after it, only chunks without a delta for that choice
+      (the usage chunk, other choices of ``n > 1``) are accepted.
+
+    Args:
+        choice: Which choice to assemble, for requests made with ``n > 1``.
+
+    Raises:
+        InvalidStream: ``choice`` is not a non-negative integer.
+
+    >>> from toolturns import openai
+    >>> def chunk(delta, finish_reason=None):
+    ...     return {"object": "chat.completion.chunk", "choices": [
+    ...         {"index": 0, "delta": delta, "finish_reason": finish_reason}]}
+    >>> stream = openai.StreamAssembler()
+    >>> stream.feed(chunk({"role": "assistant", "content": None, "tool_calls": [{"index": 0,
+    ...     "id": "call_1", "type": "function", "function": {"name": "get_weather", "arguments": ""}}]}))
+    >>> for fragment in ['{"ci', 'ty": "Pa', 'ris"}']:
+    ...     stream.feed(chunk({"tool_calls": [{"index": 0, "function": {"arguments": fragment}}]}))
+    >>> stream.feed(chunk({}, "tool_calls"))
+    >>> stream.feed({"object": "chat.completion.chunk", "choices": [], "usage": {"total_tokens": 60}})
+    >>> turn = stream.message()
+    >>> turn.tool_calls[0].id, turn.tool_calls[0].arguments
+    ('call_1', {'city': 'Paris'})
+    >>> stream.finish_reason, stream.ended, stream.usage
+    ('tool_calls', True, {'total_tokens': 60})
+    """
+
+    def __init__(self, *, choice: int = 0) -> None:
+        super().__init__()
+        if type(choice) is not int or choice < 0:
+            raise InvalidStream("choice", "must be a non-negative integer", describe(choice))
+        self._choice = choice
+        self._seen_choice = False
+        self._text: list[str] = []
+        # Other keys of the delta, in the order they first came: text keys
+        # concatenate, arrays extend, any other value must stay the same.
+        self._others = OtherKeys(extend_arrays=True)
+        self._calls: list[_StreamedCall] = []
+        self._by_index: dict[int, _StreamedCall] = {}
+        self._by_id: dict[str, _StreamedCall] = {}
+
+    def _accepts_after_end(self, item: object) -> bool:
+        # After the closing chunk, OpenAI still sends the usage chunk
+        # (stream_options.include_usage), and with n > 1 the other choices go
+        # on: neither touches the assembled choice.
+        return isinstance(item, dict) and not self._has_choice(item)
+
+    def feed(self, item: object) -> None:
+        """Take the next chunk (one decoded SSE ``data:`` item).
+
+        Raises:
+            InvalidStream: the stream has already ended, or the item is not a
+                chunk OpenAI sends; the path starts with ``item[N]``.
+        """
+        # Most of a stream is chunks holding one text or argument fragment
+        # for the chosen choice. They are taken here, inline: assembly must
+        # cost about what a hand-written dict accumulator costs (the W4
+        # benchmark), and a call per layer of the general path costs more than
+        # the work. Any chunk that is not exactly such a fragment, including
+        # every malformed one, goes the general way, which checks it and says
+        # what is wrong; a lookup that fails here only means "not a fragment".
+        if type(item) is dict and not self._ended:
+            try:
+                (entry,) = item["choices"]
+                delta = entry["delta"]
+                index = entry.get("index", 0)
+                fragment_only = (
+                    len(delta) == 1
+                    and type(index) is int
+                    and index == self._choice
+                    and entry["finish_reason"] is None
+                    and item.get("usage") is None
+                    and "error" not in item
+                )
+                if fragment_only:
+                    content = delta.get("content")
+                    if type(content) is str:
+                        self._text.append(content)
+                        self._seen_choice = True
+                        self._fed += 1
+                        return
+                    (call_delta,) = delta["tool_calls"]
+                    function = call_delta["function"]
+                    fragment = function["arguments"]
+                    call_index = call_delta["index"]
+                    call = self._by_index.get(call_index) if type(call_index) is int else None
+                    if (
+                        call is not None
+                        and type(fragment) is str
+                        and len(call_delta) == 2
+                        and len(function) == 1
+                    ):
+                        if fragment:
+                            call.fragments.append(fragment)
+                        self._fed += 1
+                        return
+            except Exception:  # any failure only means "not a plain fragment"
+                pass
+        super().feed(item)
+
+    def _has_choice(self, item: dict[str, Any]) -> bool:
+        choices = item.get("choices")
+        if choices is None:
+            return False  # a usage-only chunk
+        if not isinstance(choices, list):
+            return True  # not a chunk to accept after the end: let feed() refuse it
+        return any(_choice_index(entry) == self._choice for entry in choices)
+
+    def _feed(self, item: dict[str, Any]) -> None:
+        error = item.get("error")
+        if error is not None:
+            # A failure after the response started arrives as a data item
+            # holding only {"error": {...}} (the API's error object).
+            raise InvalidStream(
+                "error", "the provider reported an error in the stream", describe(error), provider_error=error
+            )
+        usage = item.get("usage")
+        if usage is not None:
+            if not isinstance(usage, dict):
+                raise InvalidStream("usage", "must be an object", describe(usage))
+            self.usage = usage
+        if "choices" not in item:
+            if usage is None:
+                raise InvalidStream("choices", "is required (a chat.completion.chunk has choices)")
+            return
+        choices = item["choices"]
+        if not isinstance(choices, list):
+            raise InvalidStream("choices", "must be an array", describe(choices))
+        # try/except, not ``with at(...)``: this runs for every chunk, and a
+        # context manager per level costs more than the assembly itself.
+        for position, entry in enumerate(choices):
+            try:
+                if not isinstance(entry, dict):
+                    raise InvalidStream("", "must be an object", describe(entry))
+                index = _choice_index(entry)
+                if index is None:
+                    raise InvalidStream("index", "must be a non-negative integer", describe(entry["index"]))
+                if index == self._choice:
+                    self._feed_choice(entry)
+            except MessageError as failure:
+                raise failure.with_prefix(f"choices[{position}]") from None
+
+    def _feed_choice(self, entry: dict[str, Any]) -> None:
+        if self._ended:
+            raise InvalidStream("", "must not follow the choice's finish_reason", describe(entry))
+        self._seen_choice = True
+        delta = entry.get("delta")
+        if delta is not None:
+            if not isinstance(delta, dict):
+                raise InvalidStream("delta", "must be an object", describe(delta))
+            try:
+                self._feed_delta(delta)
+            except MessageError as failure:
+                raise failure.with_prefix("delta") from None
+        reason = entry.get("finish_reason")
+        if reason is not None:
+            self._end_with(reason, "finish_reason")
+
+    def _feed_delta(self, delta: dict[str, Any]) -> None:
+        for key, value in delta.items():
+            if value is None:
+                continue  # null carries nothing (OpenAI sends content: null, refusal: null)
+            if key == "role":
+                if value != "assistant":
+                    raise InvalidStream(
+                        "role", "must be 'assistant' (a response streams the model's turn)", describe(value)
+                    )
+            elif key == "content":
+                if not isinstance(value, str):
+                    raise InvalidStream(
+                        "content", "must be a string (a fragment of the text)", describe(value)
+                    )
+                self._text.append(value)
+            elif key == "tool_calls":
+                if not isinstance(value, list):
+                    raise InvalidStream("tool_calls", "must be an array", describe(value))
+                for position, call_delta in enumerate(value):
+                    try:
+                        self._feed_call(call_delta, position)
+                    except MessageError as failure:
+                        raise failure.with_prefix(f"tool_calls[{position}]") from None
+            else:
+                self._others.merge(key, value, key)
+
+    def _feed_call(self, delta: object, position: int) -> None:
+        if not isinstance(delta, dict):
+            raise InvalidStream("", "must be an object", describe(delta))
+        index = delta.get("index")
+        if index is not None and (type(index) is not int or index < 0):
+            raise InvalidStream("index", "must be a non-negative integer", describe(index))
+        call_id = _fragment_key(delta, "id", "id")
+        kind = delta.get("type")
+        if kind is not None and kind != "function":
+            raise InvalidStream(
+                "type", "must be 'function' (only function tool calls are supported)", describe(kind)
+            )
+        function = delta.get("function")
+        if function is None:
+            function = {}
+        elif not isinstance(function, dict):
+            raise InvalidStream("function", "must be an object", describe(function))
+        name = _fragment_key(function, "name", "function.name")
+        arguments = function.get("arguments")
+        if arguments is not None and not isinstance(arguments, str):
+            raise InvalidStream(
+                "function.arguments", "must be a string (a fragment of JSON text)", describe(arguments)
+            )
+        call = self._call_for(index, call_id, name, position)
+        if arguments:
+            call.fragments.append(arguments)
+        for key, value in delta.items():
+            if key not in _CALL_DELTA_KEYS and value is not None:
+                call.extra[key] = value  # the latest value: a call's extra key is not streamed text
+        for key, value in function.items():
+            if key not in _FUNCTION_DELTA_KEYS and value is not None:
+                call.function_extra[key] = value
+
+    def _call_for(
+        self, index: int | None, call_id: str | None, name: str | None, position: int
+    ) -> _StreamedCall:
+        """The call a delta continues, or a new one: by index, else by id, else by order."""
+        call: _StreamedCall | None
+        if index is not None:
+            call = self._by_index.get(index)
+        elif call_id is not None:
+            call = self._by_id.get(call_id)
+        else:
+            # Neither index nor id: the delta's position in tool_calls is the
+            # call's position in the turn.
+            call = self._calls[position] if position < len(self._calls) else None
+        # One call has one id and one name: another id (or, without ids,
+        # another name) at the same key is the next call, not more of this one.
+        if call is not None and (
+            (call_id is not None and call.id is not None and call_id != call.id)
+            or (call_id is None and name is not None and call.name is not None and name != call.name)
+        ):
+            call = None
+        if call is None:
+            call = _StreamedCall(index)
+            self._calls.append(call)
+            if index is not None:
+                self._by_index[index] = call
+        if call_id is not None and call.id is None:
+            call.id = call_id
+            self._by_id.setdefault(call_id, call)
+        if name is not None:
+            if call.name is None:
+                call.name = name
+            elif name != call.name:
+                raise InvalidStream(
+                    "function.name", f"must stay the name of call {call.id!r}, {call.name!r}", describe(name)
+                )
+        return call
+
+    def _content(self) -> str:
+        if len(self._text) > 1:
+            self._text[:] = ["".join(self._text)]
+        return self._text[0] if self._text else ""
+
+    def _partial_calls(self) -> list[PartialToolCall]:
+        return [PartialToolCall(call.id, call.name, call.arguments_json()) for call in self._ordered_calls()]
+
+    def _ordered_calls(self) -> list[_StreamedCall]:
+        """The calls in index order, as the response sent whole lists them (by first
+        appearance when some came without index); a later call at a reused index
+        follows the earlier one."""
+        if all(call.index is not None for call in self._calls):
+            return sorted(self._calls, key=lambda call: call.index or 0)
+        return self._calls
+
+    def _build(self) -> ChatMessage:
+        if not self._seen_choice:
+            raise InvalidStream("", f"has no delta for choice {self._choice} (choices[].index)")
+        body: dict[str, Any] = {"role": Role.ASSISTANT.value, "content": self._content()}
+        if self._calls:
+            calls = []
+            for position, call in enumerate(self._ordered_calls()):
+                if call.id is None or call.name is None:
+                    missing = "id" if call.id is None else "function.name"
+                    raise InvalidStream(
+                        f"tool_calls[{position}].{missing}",
+                        "never arrived in the stream (the call cannot be answered without it)",
+                        None if call.name is None else repr(call.name),
+                    )
+                function = {"name": call.name, "arguments": call.arguments_json(), **call.function_extra}
+                calls.append({"id": call.id, "type": "function", "function": function, **call.extra})
+            body["tool_calls"] = calls
+        body.update(self._others.joined())
+        return ChatMessage.from_dict(body)
+
+
+_CALL_DELTA_KEYS = frozenset({"index", "id", "type", "function"})
+_FUNCTION_DELTA_KEYS = frozenset({"name", "arguments"})
+
+
+def _choice_index(entry: object) -> int | None:
+    """A choice's index (0 when a server leaves it out), or None when it is not a valid one."""
+    if not isinstance(entry, dict):
+        return None
+    index = entry.get("index", 0)
+    return index if type(index) is int and index >= 0 else None
+
+
+def _fragment_key(mapping: dict[str, Any], key: str, path: str) -> str | None:
+    """An id or name on a delta: a string, absent (None) when missing, null or ``""``."""
+    value = mapping.get(key)
+    if value is None or value == "":
+        # Some OpenAI-compatible servers send "" on the deltas after the first.
+        return None
+    if not isinstance(value, str):
+        raise InvalidStream(path, "must be a string", describe(value))
+    return value
