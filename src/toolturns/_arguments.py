@@ -23,7 +23,7 @@ EMPTY_ARGUMENTS = "{}"
 _JSON_WHITESPACE = " \t\n\r"
 
 
-def encode_arguments(value: object, *, call_id: str, name: str) -> str:
+def encode_arguments(value: object, *, call_id: str | None, name: str) -> str:
     """The wire text for ``value``: a mapping, raw text, or ``None``.
 
     ``None``, ``{}``, ``""``, white space and ``null`` all mean "no arguments"

@@ -16,6 +16,7 @@ __all__ = [
     "at",
     "describe",
     "join_path",
+    "renamed",
 ]
 
 # Long values are cut in messages so that one bad 1 MB string does not flood a
@@ -198,6 +199,21 @@ def at(prefix: str) -> Iterator[None]:
         yield
     except MessageError as error:
         raise error.with_prefix(prefix) from None
+
+
+def renamed(error: MessageError, core: str, native: str) -> MessageError:
+    """``error``, its path naming a field as the wire does (``input_schema``) where the core's did (``parameters``).
+
+    >>> str(renamed(InvalidTool("parameters.type", "must be 'object'"), "parameters", "input_schema"))
+    "input_schema.type: must be 'object'"
+    """
+    path = error.path
+    if path != core and not path.startswith((f"{core}.", f"{core}[")):
+        return error
+    copy = error.with_prefix("")
+    copy.path = native + path.removeprefix(core)
+    copy.args = (copy.path, copy.rule, copy.got)
+    return copy
 
 
 def join_path(prefix: str, path: str) -> str:

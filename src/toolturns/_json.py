@@ -20,6 +20,7 @@ __all__ = [
     "JSONInput",
     "decode",
     "encode",
+    "exact_object",
     "join_key",
     "json_kind",
     "value_key",
@@ -216,6 +217,35 @@ def decode_object(text: str) -> dict[str, Any] | None:
     except (StopIteration, ValueError, RecursionError):
         return None
     return value if end == len(text) and type(value) is dict else None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):  # the object would not say what the text says
+        raise ValueError("duplicate key")
+    return value
+
+
+_EXACT = json.JSONDecoder(
+    parse_constant=_reject_constant, parse_float=_finite_float, object_pairs_hook=_unique_keys
+)
+
+
+def exact_object(text: str) -> dict[str, Any] | None:
+    """The object ``text`` spells, when it is one and encoding it says the same again; else None.
+
+    Stricter than ``decode``: an object with a repeated key (which decoding
+    would keep one value of) is not one. For a wire that carries text as an
+    object when it is one (Gemini's ``functionResponse.response``), so that the
+    text reads back unchanged in meaning.
+    """
+    if not text.lstrip(" \t\n\r").startswith("{"):
+        return None  # the common case: plain text, not worth a parse
+    try:
+        value = _EXACT.decode(text)
+    except (ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def decode(text: str) -> JSON:

@@ -5,11 +5,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from .._arguments import encode_arguments
-from .._errors import InvalidArguments, InvalidMessage, InvalidTool, MessageError, at, describe, join_path
+from .._errors import (
+    InvalidArguments,
+    InvalidMessage,
+    InvalidTool,
+    MessageError,
+    at,
+    describe,
+    join_path,
+    renamed,
+)
 from .._message import ChatMessage
 from .._tool import Tool
 from .._tool_call import ToolCall
@@ -28,6 +38,7 @@ __all__ = [
     "generated_id",
     "is_generated_id",
     "mark_generated_id",
+    "native_name",
     "provider_entry",
     "read_function_tools",
 ]
@@ -136,18 +147,17 @@ def arguments_text_from_object_wire(value: object, *, path: str, call_id: str | 
     ``None``; the caller has checked its type. A value that is not JSON raises
     InvalidArguments at ``path``, the native name of the arguments.
     """
+    with native_name("arguments", path):
+        return encode_arguments(arguments_from_object_wire(value), call_id=call_id, name=name)
+
+
+@contextmanager
+def native_name(core: str, native: str) -> Iterator[None]:
+    """Errors raised inside name a field as the wire does (``input_schema``), not as the core does (``parameters``)."""
     try:
-        return encode_arguments(arguments_from_object_wire(value), call_id=call_id or "", name=name)
-    except InvalidArguments as error:
-        # The core names the value "arguments"; the error must name the native key.
-        raise InvalidArguments(
-            path + error.path.removeprefix("arguments"),
-            error.rule,
-            error.got,
-            call_id=call_id,
-            name=name,
-            raw=error.raw,
-        ) from None
+        yield
+    except MessageError as error:
+        raise renamed(error, core, native) from None
 
 
 def generated_id(provider: str, *seed: object) -> str:

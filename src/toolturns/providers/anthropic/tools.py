@@ -11,6 +11,7 @@ from ..._tool import Tool
 from .._shared import (
     at,
     check_tool,
+    native_name,
 )
 
 _PROVIDER = "anthropic"
@@ -78,12 +79,5 @@ def _read_tool(item: object) -> Tool:
     if item.get("input_schema") is None:
         raise InvalidTool("input_schema", "is required (Anthropic answers 400 without it)")
     description = item.get("description")
-    try:
+    with native_name("parameters", "input_schema"):
         return Tool(item.get("name"), "" if description is None else description, item["input_schema"])  # type: ignore[arg-type]
-    except InvalidTool as error:
-        # Tool names its schema "parameters"; the error must name the native key.
-        if error.path.startswith("parameters"):
-            raise InvalidTool(
-                "input_schema" + error.path.removeprefix("parameters"), error.rule, error.got
-            ) from None
-        raise

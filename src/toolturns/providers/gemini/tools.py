@@ -15,6 +15,7 @@ from ..._tool import NO_PARAMETERS, Tool
 from .._shared import (
     at,
     check_tool,
+    native_name,
 )
 from .parts import fields
 
@@ -103,12 +104,5 @@ def _read_declaration(raw: object) -> Tool:
     if schema_key != "parameters" and "parameters" in declaration:
         raise InvalidTool(schema_key, "must not be given with parameters (Gemini takes one or the other)")
     description = declaration.get("description", "")
-    try:
+    with native_name("parameters", schema_key):
         return Tool(declaration.get("name"), description, declaration.get(schema_key))  # type: ignore[arg-type]
-    except InvalidTool as error:
-        # Tool names its schema "parameters"; the error must name the native key.
-        if error.path.startswith("parameters"):
-            raise InvalidTool(
-                schema_key + error.path.removeprefix("parameters"), error.rule, error.got
-            ) from None
-        raise

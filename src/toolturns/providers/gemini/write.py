@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +11,7 @@ from ..._errors import (
     InvalidToolCall,
     describe,
 )
+from ..._json import exact_object
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
@@ -226,44 +225,12 @@ def _response_part(index: int, message: ChatMessage, call: ToolCall) -> dict[str
 
 def _response_object(text: str) -> dict[str, Any]:
     """``functionResponse.response`` for a result text: the object it spells, or ``{"result": text}``."""
-    value = _json_object(text)
+    value = exact_object(text)
     # An object that would read back as a wrapper ({"result": x}) goes wrapped
     # itself, so that its text reads back unchanged.
     if value is None or (len(value) == 1 and next(iter(value)) in _WRAPPERS):
         return {"result": text}
     return value
-
-
-def _reject(text: str) -> Any:
-    raise ValueError(f"{text} is not JSON")
-
-
-def _finite(text: str) -> float:
-    number = float(text)
-    if math.isinf(number):  # 1e400: no JSON number can say it back
-        raise ValueError(f"{text} is out of range")
-    return number
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    value = dict(pairs)
-    if len(value) != len(pairs):  # the object would not say what the text says
-        raise ValueError("duplicate key")
-    return value
-
-
-_STRICT = json.JSONDecoder(parse_constant=_reject, parse_float=_finite, object_pairs_hook=_unique_keys)
-
-
-def _json_object(text: str) -> dict[str, Any] | None:
-    """The object a JSON-object text spells, when JSON can say it back; else None."""
-    if not text.lstrip(" \t\n\r").startswith("{"):
-        return None  # the common case: plain text, not worth a parse
-    try:
-        value = _STRICT.decode(text)
-    except (ValueError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
 
 
 def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
