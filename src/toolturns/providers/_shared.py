@@ -27,6 +27,7 @@ from .._tool_call import ToolCall
 __all__ = [
     "GENERATED_ID_KEY",
     "RAW_ARGUMENTS_KEY",
+    "OpenCalls",
     "arguments_for_object_wire",
     "arguments_from_object_wire",
     "arguments_text_from_object_wire",
@@ -232,3 +233,40 @@ def _refuse_other_keys(mapping: dict[str, Any], carried: frozenset[str], where: 
                 f"is not a key of a tool toolturns carries ({', '.join(sorted(carried))})",
                 describe(mapping[key]),
             )
+
+
+class OpenCalls:
+    """The calls of the latest assistant turn read, and which have a result yet.
+
+    Gemini's ``functionResponse`` and Ollama's tool message may come without
+    the call's id: such a result answers the first unanswered call of its
+    name, in call order (how both providers' own examples pair parallel
+    results). Each lookup costs the same however many calls the turn has.
+    """
+
+    def __init__(self) -> None:
+        self._unanswered_ids: set[str] = set()
+        # name -> the ids of that name's unanswered calls, in call order (reversed, to pop the first).
+        self._by_name: dict[str, list[str]] = {}
+
+    def open(self, calls: Sequence[ToolCall]) -> None:
+        """A new assistant turn: its calls are the ones results answer (none: no turn to answer)."""
+        self._unanswered_ids = {call.id for call in calls}
+        by_name: dict[str, list[str]] = {}
+        for call in reversed(calls):
+            by_name.setdefault(call.name, []).append(call.id)
+        self._by_name = by_name
+
+    def answer_id(self, call_id: str) -> None:
+        """A result gave its call's id: that call, if it is of this turn, is answered."""
+        self._unanswered_ids.discard(call_id)
+
+    def answer_name(self, name: str) -> str | None:
+        """The id of the first unanswered call named ``name``, now answered; None when there is none."""
+        ids = self._by_name.get(name)
+        while ids:
+            call_id = ids.pop()
+            if call_id in self._unanswered_ids:
+                self._unanswered_ids.discard(call_id)
+                return call_id
+        return None

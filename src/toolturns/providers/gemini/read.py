@@ -17,6 +17,7 @@ from ..._json import encode
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._shared import (
+    OpenCalls,
     arguments_text_from_object_wire,
     at,
     generated_id,
@@ -162,19 +163,10 @@ def _system_messages(value: object) -> list[ChatMessage]:
 
 
 @dataclass
-class _Pending:
-    """A call of the last model content, and whether a response answered it."""
-
-    call_id: str
-    name: str
-    answered: bool = False
-
-
-@dataclass
 class Reader:
     """Reads contents in order, matching responses without id to the calls before them."""
 
-    pending: list[_Pending] = field(default_factory=list)
+    calls: OpenCalls = field(default_factory=OpenCalls)
 
     def content(self, index: int, value: object) -> list[ChatMessage]:
         content = fields(value, "a Content object")
@@ -209,7 +201,7 @@ class Reader:
                 texts.append(answer_text(part) or "")
                 kept.append([position, part])
         text = "".join(texts)
-        self.pending = [_Pending(call.id, call.name) for call in calls]
+        self.calls.open(calls)
         replay = None if _rebuilt(kept, text, len(calls)) else {_PROVIDER: {"parts": kept}}
         return ChatMessage(Role.ASSISTANT, text, tool_calls=calls or None, provider_data=replay)
 
@@ -264,19 +256,17 @@ class Reader:
 
     def answer(self, call_id: str | None, name: str) -> str:
         """The id a response answers: its own, or the first unanswered call of its name."""
-        for pending in self.pending:
-            if not pending.answered and (
-                pending.call_id == call_id or (call_id is None and pending.name == name)
-            ):
-                pending.answered = True
-                return pending.call_id
-        if call_id is None:
+        if call_id is not None:
+            self.calls.answer_id(call_id)
+            return call_id
+        found = self.calls.answer_name(name)
+        if found is None:
             raise InvalidMessage(
                 "id",
                 f"is required when no unanswered call named {name!r} is in the model content before "
                 "(a response without id answers the first such call)",
             )
-        return call_id
+        return found
 
 
 def read_call(part: dict[Any, Any], seed: tuple[object, ...], ids: dict[str, int], position: int) -> ToolCall:

@@ -11,6 +11,7 @@ from ..._json import value_key
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._shared import (
+    OpenCalls,
     arguments_text_from_object_wire,
     at,
     generated_id,
@@ -124,14 +125,11 @@ class _CallsRead:
 
     def __init__(self) -> None:
         self._by_id: dict[str, ToolCall] = {}
-        # The calls of the latest assistant turn, and which have a result yet.
-        self._turn: tuple[ToolCall, ...] = ()
-        self._answered: list[bool] = []
+        self._turn = OpenCalls()  # the calls of the latest assistant turn
 
     def add_turn(self, calls: Sequence[ToolCall]) -> None:
         """Start a new assistant turn (without calls, a turn no result answers)."""
-        self._turn = tuple(calls)
-        self._answered = [False] * len(calls)
+        self._turn.open(calls)
         for call in calls:
             self._by_id[call.id] = call
 
@@ -160,18 +158,15 @@ class _CallsRead:
                 f"must be the name of the call it answers ({call.name!r}, by tool_call_id)",
                 describe(tool_name),
             )
-        for position, candidate in enumerate(self._turn):
-            if candidate is call:
-                self._answered[position] = True
+        self._turn.answer_id(call_id)
         return call_id
 
     def _by_tool_name(self, tool_name: str) -> str:
         # How Ollama's own examples identify parallel results: by name, in the
         # order of the calls (docs/capabilities/tool-calling.mdx, "Parallel tool calling").
-        for position, call in enumerate(self._turn):
-            if not self._answered[position] and call.name == tool_name:
-                self._answered[position] = True
-                return call.id
+        found = self._turn.answer_name(tool_name)
+        if found is not None:
+            return found
         raise InvalidMessage(
             "tool_name",
             "must name a call of the preceding assistant turn that has no result yet "
