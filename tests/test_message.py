@@ -363,7 +363,7 @@ def test_rejects_a_non_bool_is_error(value: Any, shown: str) -> None:
     """is_error must be a real bool, not a truthy value."""
     with pytest.raises(InvalidMessage) as caught:
         ChatMessage.tool_result("call_1", "boom", is_error=value)
-    assert str(caught.value) == f"is_error: must be a bool, got {shown}"
+    assert str(caught.value) == f"is_error: must be a boolean, got {shown}"
 
 
 @pytest.mark.parametrize("role", ["user", "assistant", "system", "developer"])
@@ -959,7 +959,7 @@ def test_from_dict_reads_is_error() -> None:
     [
         (
             {"role": "tool", "content": "x", "tool_call_id": "c", "is_error": "yes"},
-            "is_error: must be a bool, got 'yes'",
+            "is_error: must be a boolean, got 'yes'",
         ),
         (
             {"role": "assistant", "content": "x", "is_error": True},

@@ -10,7 +10,6 @@ import pytest
 
 from toolturns import (
     ChatMessage,
-    InvalidMessage,
     InvalidTool,
     MessageError,
     Tool,
@@ -96,7 +95,7 @@ def test_each_codec_writes_only_names_its_provider_accepts(name: str, refused_by
         if provider in refused_by:
             with pytest.raises(MessageError, match=rf"name: must match .* for {provider}, got '{name[:20]}"):
                 codec.tool_definition(tool)
-            with pytest.raises(InvalidMessage) as caught:
+            with pytest.raises(InvalidTool) as caught:
                 codec.to_request([ChatMessage.user("hi")], tools=[tool])
             assert caught.value.path == "tools[0].name"
         else:

@@ -426,7 +426,7 @@ def _check_name(value: object, role: Role) -> str:
 
 def _check_is_error(value: object, role: Role) -> bool:
     if not isinstance(value, bool):
-        raise InvalidMessage("is_error", "must be a bool", describe(value))
+        raise InvalidMessage("is_error", "must be a boolean", describe(value))
     if value and role is not Role.TOOL:
         raise InvalidMessage("is_error", "is only allowed on tool messages", _on_role(value, role))
     return value

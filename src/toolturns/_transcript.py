@@ -114,7 +114,7 @@ def check_transcript(
     if tools is not None and not isinstance(tools, (list, tuple)):
         raise InvalidTranscript("tools", "must be None or a list or tuple of tools", describe(tools))
     if type(allow_pending) is not bool:
-        raise InvalidTranscript("allow_pending", "must be a bool", describe(allow_pending))
+        raise InvalidTranscript("allow_pending", "must be a boolean", describe(allow_pending))
     check = _Check(target)
     turns = check.read_messages(messages)
     check.findings = None if target is None else _Findings(check, turns, len(tools or ()))
@@ -587,7 +587,7 @@ def trim(
             describe(count_tokens),
         )
     if type(start_on_user) is not bool:
-        raise InvalidTranscript("start_on_user", "must be a bool", describe(start_on_user))
+        raise InvalidTranscript("start_on_user", "must be a boolean", describe(start_on_user))
 
     roles = [_role_of(index, item) for index, item in enumerate(messages)]
     system = [index for index, role in enumerate(roles) if role in SYSTEM_ROLES]

@@ -117,7 +117,7 @@ def each_codec_returns_precise_types() -> None:
     )
     assert_type(gemini.to_request(history, tools=(WEATHER,), keep_invalid_arguments=False), dict[str, Any])
     answer = {"candidates": [{"content": {"role": "model", "parts": [{"text": "Hi"}]}}]}
-    assert_type(gemini.from_response(answer, candidate=0), ChatMessage)
+    assert_type(gemini.from_response(answer, choice=0), ChatMessage)
     assert_type(ollama.to_request(history), dict[str, Any])
     assert_type(ollama.from_response({"message": {"role": "assistant", "content": "Hi"}}), ChatMessage)
     assert_type(ollama.tool_definition(WEATHER), dict[str, Any])
@@ -136,7 +136,7 @@ def stream_assembler_types() -> None:
     assert_type(snapshot.content, str)
     assert_type(snapshot.tool_calls, tuple[PartialToolCall, ...])
     assert_type(snapshot.finish_reason, str | None)
-    assert_type(gemini.StreamAssembler(candidate=0), gemini.StreamAssembler)
+    assert_type(gemini.StreamAssembler(choice=0), gemini.StreamAssembler)
     if stream.finish_reason is not None:
         assert stream.finish_reason.upper() == "STOP"
 
@@ -202,14 +202,14 @@ def tools_positional() -> None:
     anthropic.to_request(_history(), [WEATHER])  # type: ignore[call-arg]  # pyright: ignore[reportCallIssue]
 
 
-@mistake(InvalidMessage)
+@mistake(InvalidTool)
 def one_tool_not_a_list() -> None:
     """tools is a sequence of Tool, even for one tool."""
     # Mistake: a single Tool where a list of them is expected.
     gemini.to_request(_history(), tools=WEATHER)  # type: ignore[arg-type]  # pyright: ignore[reportArgumentType]
 
 
-@mistake(InvalidMessage)
+@mistake(InvalidTool)
 def tool_dicts_as_tools() -> None:
     """Tools are Tool values; definitions in a provider's shape are read with Tool.from_dict."""
     # Mistake: an OpenAI tool definition dict where a Tool is expected.

@@ -71,27 +71,25 @@ def check_tools(tools: object, provider: str) -> Sequence[Tool]:
     if tools is None:
         return ()
     if not isinstance(tools, (list, tuple)):
-        raise InvalidMessage("tools", "must be a list or tuple of Tool", describe(tools))
+        raise InvalidTool("tools", "must be a list or tuple of Tool", describe(tools))
     seen: set[str] = set()
     for index, tool in enumerate(tools):
-        check_tool(tool, provider, path=f"tools[{index}]", error=InvalidMessage)
+        check_tool(tool, provider, path=f"tools[{index}]")
         if tool.name in seen:
-            raise InvalidMessage(f"tools[{index}].name", "must be unique among the tools", repr(tool.name))
+            raise InvalidTool(f"tools[{index}].name", "must be unique among the tools", repr(tool.name))
         seen.add(tool.name)
     return tools
 
 
-def check_tool(
-    tool: object, provider: str, *, path: str = "", error: type[MessageError] = InvalidTool
-) -> Tool:
-    """``tool`` if it is a Tool whose name ``provider`` accepts, else ``error`` at ``path``."""
+def check_tool(tool: object, provider: str, *, path: str = "") -> Tool:
+    """``tool`` if it is a Tool whose name ``provider`` accepts, else InvalidTool at ``path``."""
     if not isinstance(tool, Tool):
-        raise error(path, "must be a Tool (read dicts with Tool.from_dict)", describe(tool))
+        raise InvalidTool(path, "must be a Tool (read dicts with Tool.from_dict)", describe(tool))
     from . import PROVIDERS  # the registry imports no codec; a codec imports it when it checks a tool
 
     pattern = PROVIDERS[provider].rules.TOOL_NAME
     if pattern is not None and not pattern.fullmatch(tool.name):
-        raise error(
+        raise InvalidTool(
             join_path(path, "name"), f"must match ^{pattern.pattern}$ for {provider}", repr(tool.name)
         )
     return tool

@@ -13,6 +13,7 @@ from toolturns import (
     ChatMessage,
     InvalidArguments,
     InvalidMessage,
+    InvalidTool,
     InvalidToolCall,
     MessageError,
     Tool,
@@ -195,10 +196,8 @@ def test_tool_definition_omits_empty_description_and_no_parameters() -> None:
 
 
 def test_tool_definition_rejects_what_is_not_a_tool() -> None:
-    """A dict where a Tool belongs is a clear InvalidMessage."""
-    with pytest.raises(
-        InvalidMessage, match=r"^tool: must be a Tool \(read dicts with Tool.from_dict\), got dict$"
-    ):
+    """A dict where a Tool belongs is a clear InvalidTool, as in the other codecs."""
+    with pytest.raises(InvalidTool, match=r"^must be a Tool \(read dicts with Tool.from_dict\), got dict$"):
         gemini.tool_definition({"name": "f"})  # type: ignore[arg-type]
 
 
@@ -213,7 +212,9 @@ def test_tool_definition_rejects_what_is_not_a_tool() -> None:
 )
 def test_to_request_rejects_what_is_not_messages_and_tools(messages: Any, tools: Any, message: str) -> None:
     """Inputs that are not ChatMessages and Tools are refused with a path."""
-    with pytest.raises(InvalidMessage) as caught:
+    # A mistake in the tools is InvalidTool, as tool_definition raises it; in the messages InvalidMessage.
+    error = InvalidTool if message.startswith("tools") else InvalidMessage
+    with pytest.raises(error) as caught:
         gemini.to_request(messages, tools=tools)
     assert str(caught.value).startswith(message)
 
@@ -784,9 +785,9 @@ def test_from_response_accepts_a_single_part_object_and_a_bare_content() -> None
 
 
 def test_from_response_reads_another_candidate() -> None:
-    """candidate=1 reads the second candidate."""
+    """choice=1 reads the second candidate."""
     body = {"candidates": [{"content": model({"text": "a"})}, {"content": model({"text": "b"})}]}
-    assert gemini.from_response(body, candidate=1) == ChatMessage.assistant("b")
+    assert gemini.from_response(body, choice=1) == ChatMessage.assistant("b")
 
 
 def test_from_response_content_without_parts_is_an_empty_turn() -> None:
@@ -892,7 +893,7 @@ def test_from_response_rejects_malformed_bodies_with_native_paths(
 def test_from_response_rejects_a_candidate_index_that_is_not_an_int() -> None:
     """candidate must be an int index."""
     with pytest.raises(InvalidMessage, match=r"^candidates: must be an array with a candidate at index '0'"):
-        gemini.from_response(response({"text": "a"}), candidate="0")  # type: ignore[arg-type]
+        gemini.from_response(response({"text": "a"}), choice="0")  # type: ignore[arg-type]
 
 
 def test_from_response_rejects_arguments_that_are_not_json() -> None:

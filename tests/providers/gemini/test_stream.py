@@ -217,14 +217,14 @@ def test_usage_only_chunk_is_accepted() -> None:
 
 
 def test_another_candidate_can_be_chosen() -> None:
-    """candidate=1 assembles the candidate whose index is 1 (index 0 left out, as proto JSON does)."""
+    """choice=1 assembles the candidate whose index is 1 (index 0 left out, as proto JSON does)."""
     item = {
         "candidates": [
             {"content": {"role": "model", "parts": [{"text": "zero"}]}},
             {"index": 1, "content": {"role": "model", "parts": [{"text": "one"}]}, "finishReason": "STOP"},
         ]
     }
-    assert assemble([item], candidate=1).message() == ChatMessage.assistant("one")
+    assert assemble([item], choice=1).message() == ChatMessage.assistant("one")
     assert not assemble([item]).ended
     assert assemble([item]).message() == ChatMessage.assistant("zero")
 
@@ -232,7 +232,7 @@ def test_another_candidate_can_be_chosen() -> None:
 def test_candidate_option_is_checked() -> None:
     """A candidate that is not an integer >= 0 is rejected at construction."""
     with pytest.raises(InvalidStream):
-        gemini.StreamAssembler(candidate=-1)
+        gemini.StreamAssembler(choice=-1)
 
 
 # -- truncation, life cycle, live view ------------------------------------------------------

@@ -151,9 +151,9 @@ def test_messages_and_tools_are_checked() -> None:
         InvalidMessage, "messages[0]: must be a ChatMessage (read dicts with ChatMessage.from_dict), got dict"
     ):
         ollama.to_request([{"role": "user", "content": "hi"}])  # type: ignore[list-item]
-    with raises(InvalidMessage, "tools[1].name: must be unique among the tools, got 'get_weather'"):
+    with raises(InvalidTool, "tools[1].name: must be unique among the tools, got 'get_weather'"):
         ollama.to_request([], tools=[WEATHER, WEATHER])
-    with raises(InvalidMessage, "tools[0]: must be a Tool (read dicts with Tool.from_dict), got dict"):
+    with raises(InvalidTool, "tools[0]: must be a Tool (read dicts with Tool.from_dict), got dict"):
         ollama.to_request([], tools=[{"name": "x"}])  # type: ignore[list-item]
 
 

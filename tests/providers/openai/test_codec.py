@@ -69,7 +69,9 @@ def test_to_request_null_content_is_passed_on() -> None:
 )
 def test_to_request_rejects_what_is_not_messages_and_tools(messages: Any, tools: Any, message: str) -> None:
     """Dicts where messages or tools belong, and duplicate tool names, are refused with a path."""
-    with pytest.raises(InvalidMessage) as caught:
+    # A mistake in the tools is InvalidTool, as tool_definition raises it; in the messages InvalidMessage.
+    error = InvalidTool if message.startswith("tools") else InvalidMessage
+    with pytest.raises(error) as caught:
         openai.to_request(messages, tools=tools)
     assert str(caught.value).startswith(message)
 

@@ -78,14 +78,15 @@ def from_request(body: object) -> list[ChatMessage]:
     return messages
 
 
-def from_response(body: object, *, candidate: int = 0) -> ChatMessage:
+def from_response(body: object, *, choice: int = 0) -> ChatMessage:
     """The assistant turn of a generateContent response: ``candidates[0].content``.
 
     A bare model content (``{"role": "model", "parts": [...]}``) is read too.
 
     Args:
         body: The decoded response body.
-        candidate: Which candidate to read, for requests with ``candidateCount > 1``.
+        choice: Which candidate to read, for requests with ``candidateCount > 1``
+            (the keyword OpenAI's ``from_response`` has for its choices).
 
     Raises:
         InvalidMessage: no such candidate (a blocked prompt has none), or a
@@ -101,21 +102,21 @@ def from_response(body: object, *, candidate: int = 0) -> ChatMessage:
         return Reader().model(body, ("content",), response=True)
     candidates = body.get("candidates")
     if (
-        type(candidate) is not int
+        type(choice) is not int
         or not isinstance(candidates, (list, tuple))
-        or not 0 <= candidate < len(candidates)
+        or not 0 <= choice < len(candidates)
     ):
         raise InvalidMessage(
             "candidates",
-            f"must be an array with a candidate at index {candidate!r} "
+            f"must be an array with a candidate at index {choice!r} "
             "(Gemini sends none when it blocks the prompt: see promptFeedback)",
             describe(candidates),
         )
     response_id = body.get("responseId")
     # The response's own id makes the made-up call ids differ between responses.
-    seed = ("response", response_id if isinstance(response_id, str) else None, candidate)
-    with at(f"candidates[{candidate}]"):
-        item = fields(candidates[candidate], "a candidate object")
+    seed = ("response", response_id if isinstance(response_id, str) else None, choice)
+    with at(f"candidates[{choice}]"):
+        item = fields(candidates[choice], "a candidate object")
         content = item.get("content")
         if not isinstance(content, Mapping):
             reason = item.get("finishReason")

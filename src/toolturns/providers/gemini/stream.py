@@ -63,7 +63,8 @@ class StreamAssembler(Assembler):
     ``usage`` is the last ``usageMetadata``.
 
     Args:
-        candidate: Which candidate to assemble, for ``candidateCount > 1``.
+        choice: Which candidate to assemble, for ``candidateCount > 1`` (the
+            keyword OpenAI's assembler has for its choices).
 
     Raises:
         InvalidStream: a chunk that is not a ``GenerateContentResponse``, a
@@ -90,11 +91,11 @@ class StreamAssembler(Assembler):
     ('STOP', True, 30)
     """
 
-    def __init__(self, *, candidate: int = 0) -> None:
+    def __init__(self, *, choice: int = 0) -> None:
         super().__init__()
-        if type(candidate) is not int or candidate < 0:
-            raise InvalidStream("candidate", "must be an integer >= 0", describe(candidate))
-        self._candidate = candidate
+        if type(choice) is not int or choice < 0:
+            raise InvalidStream("choice", "must be a non-negative integer", describe(choice))
+        self._candidate = choice
         self._response_id: str | None = None
         self.parts_of: list[_Run | dict[str, Any]] = []
         self._ids: dict[str, int] = {}  # call id Gemini sent -> its part's position

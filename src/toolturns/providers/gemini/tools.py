@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..._errors import (
-    InvalidMessage,
     InvalidTool,
     describe,
 )
@@ -40,7 +39,7 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
     >>> tool_definition(Tool("get_time", "The current time"))
     {'name': 'get_time', 'description': 'The current time'}
     """
-    check_tool(tool, _PROVIDER, path="tool", error=InvalidMessage)
+    check_tool(tool, _PROVIDER)
     declaration: dict[str, Any] = {"name": tool.name}
     if tool.description:
         declaration["description"] = tool.description
