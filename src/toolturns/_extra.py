@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ._errors import describe
+from ._frozen import refuse_changes
 from ._json import ErrorFactory, decode, encode, join_key, value_key
 
 __all__ = ["EMPTY", "Extra", "carries_nothing"]
@@ -110,15 +111,11 @@ class Extra(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"Extra({self.to_dict()!r})"
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"Extra is read-only: cannot set {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"Extra is read-only: cannot delete {name!r}")
-
     def __reduce__(self) -> tuple[type[Extra], tuple[dict[str, str]]]:
         return Extra, (self._texts,)
 
+
+refuse_changes(Extra)
 
 #: The empty Extra every message without extra keys shares.
 EMPTY = Extra()

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import FrozenInstanceError
 from typing import TYPE_CHECKING, Any
 
 from ._arguments import decode_arguments, encode_arguments
 from ._checks import nonempty_str
 from ._errors import InvalidToolCall, MessageError, describe
 from ._extra import EMPTY, Extra
+from ._frozen import refuse_changes
 from ._json import JSONInput, value_key
 
 __all__ = ["ToolCall"]
@@ -226,12 +226,6 @@ class ToolCall:
             extra += f", provider_data={dict(self.provider_data)!r}"
         return f"ToolCall(id={self.id!r}, name={self.name!r}, arguments={self.arguments_json!r}{extra})"
 
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
     def __reduce__(self) -> tuple[Any, ...]:
         return _restore, (
             self.id,
@@ -240,6 +234,9 @@ class ToolCall:
             dict(self.extra),
             dict(self.provider_data),
         )
+
+
+refuse_changes(ToolCall)
 
 
 def _is_position(key: object, value: object) -> bool:

@@ -846,8 +846,8 @@ def test_from_response_content_without_parts_is_an_empty_turn() -> None:
         ),
         (
             response({"functionCall": {"name": "f", "args": [1]}}),
-            InvalidArguments,
-            "candidates[0].content.parts[0].functionCall.args: must be an object, got list",
+            InvalidToolCall,
+            "candidates[0].content.parts[0].functionCall.args: must be an object (or JSON text), got list",
         ),
         (
             response({"functionCall": {"name": "f", "id": 5}}),

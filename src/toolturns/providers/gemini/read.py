@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..._errors import (
-    InvalidArguments,
     InvalidMessage,
     InvalidToolCall,
     MessageError,
@@ -316,7 +315,8 @@ def _id(function: Mapping[Any, Any], error: type[MessageError]) -> str | None:
 def _arguments_text(args: object, name: str) -> str:
     """The argument text of ``functionCall.args``: the object as JSON, or kept raw text."""
     if args is not None and not isinstance(args, (str, Mapping)):
-        raise InvalidArguments("args", "must be an object", describe(args), name=name)
+        # A wrong type where the arguments belong is a malformed call, as in every codec.
+        raise InvalidToolCall("args", "must be an object (or JSON text)", describe(args))
     # The id is read after the arguments, so the error cannot name it.
     return arguments_text_from_object_wire(args, path="args", call_id=None, name=name)
 
