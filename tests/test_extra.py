@@ -341,7 +341,7 @@ def test_extras_copy(clone: Any) -> None:
 
 def test_attributes_cannot_be_deleted() -> None:
     """Deleting a private attribute of an Extra is refused, so the shared EMPTY cannot be broken."""
-    with pytest.raises(FrozenInstanceError, match="^cannot delete field '_texts'$"):
+    with pytest.raises(FrozenInstanceError, match=r"^cannot delete field '_texts'$"):
         del EMPTY._texts
     assert len(EMPTY) == 0
 
