@@ -104,23 +104,40 @@ class ChatMessage:
         extra: Mapping[str, JSONInput] | None = None,
         provider_data: Mapping[str, JSONInput] | None = None,
     ) -> None:
-        _fill(self, role, content, tool_calls, tool_call_id, name, is_error, extra, provider_data)
+        _fill(
+            self,
+            role,
+            content,
+            tool_calls=tool_calls,
+            tool_call_id=tool_call_id,
+            name=name,
+            is_error=is_error,
+            extra=extra,
+            provider_data=provider_data,
+        )
 
     @classmethod
     def _make(
         cls,
-        role: Role | str,
+        role: Role,
         content: str,
-        tool_calls: Sequence[ToolCall] | None,
-        tool_call_id: str | None,
-        name: str | None,
-        is_error: bool,
-        extra: Mapping[str, JSONInput] | None,
-        provider_data: Mapping[str, JSONInput] | None = None,
+        *,
+        tool_calls: Sequence[ToolCall] | None = None,
+        tool_call_id: str | None = None,
+        name: str | None = None,
+        is_error: bool = False,
+        extra: Mapping[str, JSONInput] | None = None,
     ) -> ChatMessage:
-        # What __init__ does, without parsing keyword arguments: every rule is checked.
+        # What __init__ does (every rule is checked), for the named constructors.
         return _fill(
-            object.__new__(cls), role, content, tool_calls, tool_call_id, name, is_error, extra, provider_data
+            object.__new__(cls),
+            role,
+            content,
+            tool_calls=tool_calls,
+            tool_call_id=tool_call_id,
+            name=name,
+            is_error=is_error,
+            extra=extra,
         )
 
     # -- named constructors -------------------------------------------------
@@ -132,7 +149,7 @@ class ChatMessage:
         >>> ChatMessage.system("Answer in French.").to_wire()
         {'role': 'system', 'content': 'Answer in French.'}
         """
-        return cls._make(Role.SYSTEM, content, None, None, name, False, None)
+        return cls._make(Role.SYSTEM, content, name=name)
 
     @classmethod
     def developer(cls, content: str, *, name: str | None = None) -> ChatMessage:
@@ -141,7 +158,7 @@ class ChatMessage:
         >>> ChatMessage.developer("Be brief.").role
         <Role.DEVELOPER: 'developer'>
         """
-        return cls._make(Role.DEVELOPER, content, None, None, name, False, None)
+        return cls._make(Role.DEVELOPER, content, name=name)
 
     @classmethod
     def user(
@@ -152,7 +169,7 @@ class ChatMessage:
         >>> ChatMessage.user("hi").to_wire()
         {'role': 'user', 'content': 'hi'}
         """
-        return cls._make(Role.USER, content, None, None, name, False, extra)
+        return cls._make(Role.USER, content, name=name, extra=extra)
 
     @classmethod
     def assistant(cls, content: str, *, name: str | None = None) -> ChatMessage:
@@ -161,7 +178,7 @@ class ChatMessage:
         >>> ChatMessage.assistant("It is 18 degrees in Paris.").content
         'It is 18 degrees in Paris.'
         """
-        return cls._make(Role.ASSISTANT, content, None, None, name, False, None)
+        return cls._make(Role.ASSISTANT, content, name=name)
 
     @classmethod
     def assistant_tool_calls(
@@ -175,9 +192,7 @@ class ChatMessage:
         >>> turn.to_wire()["tool_calls"]
         [{'id': 'call_1', 'type': 'function', 'function': {'name': 'get_time', 'arguments': '{}'}}]
         """
-        return cls._make(
-            Role.ASSISTANT, "" if content is None else content, tool_calls, None, name, False, None
-        )
+        return cls._make(Role.ASSISTANT, "" if content is None else content, tool_calls=tool_calls, name=name)
 
     @classmethod
     def tool_result(cls, tool_call_id: str, content: str, *, is_error: bool = False) -> ChatMessage:
@@ -189,7 +204,7 @@ class ChatMessage:
         >>> ChatMessage.tool_result("call_1", "18 degrees").to_wire()
         {'role': 'tool', 'content': '18 degrees', 'tool_call_id': 'call_1'}
         """
-        return cls._make(Role.TOOL, content, None, tool_call_id, None, is_error, None)
+        return cls._make(Role.TOOL, content, tool_call_id=tool_call_id, is_error=is_error)
 
     # -- the OpenAI wire ------------------------------------------------------
 
@@ -255,11 +270,11 @@ class ChatMessage:
             object.__new__(cls),
             data["role"],
             content,
-            tool_calls,
-            data.get("tool_call_id"),
-            data.get("name"),
-            False if is_error is None else is_error,
-            EMPTY
+            tool_calls=tool_calls,
+            tool_call_id=data.get("tool_call_id"),
+            name=data.get("name"),
+            is_error=False if is_error is None else is_error,
+            extra=EMPTY
             if data.keys() <= _MODELLED  # the common case, tested in C
             else Extra.build(
                 {key: value for key, value in data.items() if key not in _MODELLED},
@@ -267,7 +282,7 @@ class ChatMessage:
                 reserved=_MODELLED,
                 error=InvalidMessage,
             ),
-            None,  # the OpenAI wire carries no other provider's data
+            # provider_data: the OpenAI wire carries no other provider's data
         )
 
     def __repr__(self) -> str:
@@ -322,12 +337,13 @@ def _fill(
     self: ChatMessage,
     role: object,
     content: object,
-    tool_calls: object,
-    tool_call_id: object,
-    name: object,
-    is_error: object,
-    extra: object,
-    provider_data: object,
+    *,
+    tool_calls: object = None,
+    tool_call_id: object = None,
+    name: object = None,
+    is_error: object = False,
+    extra: object = None,
+    provider_data: object = None,
 ) -> ChatMessage:
     """Check every field and set it. Each inline test only picks out values
     its rule's function would return unchanged; the rest go to that function."""
