@@ -31,15 +31,12 @@ from toolturns import (
     StreamSnapshot,
     Tool,
     ToolCall,
-    anthropic,
     check_transcript,
-    gemini,
-    ollama,
-    openai,
     parse_sse,
     trim,
 )
 from toolturns._json import value_key
+from toolturns.providers import PROVIDERS, Provider
 from toolturns.providers._shared import RAW_ARGUMENTS_KEY
 
 __all__ = [
@@ -259,44 +256,36 @@ class Codec:
     carries_is_error: bool
 
 
-CODECS: dict[str, Codec] = {
-    "openai": Codec(
-        "openai",
-        openai.from_request,
-        openai.from_response,
-        openai.to_request,
-        openai.StreamAssembler,
-        True,
-        False,
-    ),
-    "anthropic": Codec(
-        "anthropic",
-        anthropic.from_request,
-        anthropic.from_response,
-        lambda messages: anthropic.to_request(messages, keep_invalid_arguments=True),
-        anthropic.StreamAssembler,
-        False,
-        True,
-    ),
-    "gemini": Codec(
-        "gemini",
-        gemini.from_request,
-        gemini.from_response,
-        lambda messages: gemini.to_request(messages, keep_invalid_arguments=True),
-        gemini.StreamAssembler,
-        False,
-        True,
-    ),
-    "ollama": Codec(
-        "ollama",
-        ollama.from_request,
-        ollama.from_response,
-        lambda messages: ollama.to_request(messages, keep_invalid_arguments=True),
-        ollama.StreamAssembler,
-        True,
-        False,
-    ),
-}
+# What the invariants must know of a wire that its registry entry does not say: documented
+# behaviour (docs/providers.md), per provider. A registered provider missing here stops the
+# import with a KeyError naming it: say how its wire behaves before it is fuzzed.
+#: Whether to_request sends every transcript from_request reads (see Codec.sends_what_it_reads).
+_SENDS_WHAT_IT_READS = {"openai": True, "anthropic": False, "gemini": False, "ollama": True}
+#: Whether the wire says a tool failed (see Codec.carries_is_error).
+_CARRIES_IS_ERROR = {"openai": False, "anthropic": True, "gemini": True, "ollama": False}
+
+
+def _documented(table: dict[str, bool], provider: Provider) -> bool:
+    if provider.name not in table:
+        raise KeyError(f"fuzz/invariants.py does not say how the {provider.title} wire behaves: add it")
+    return table[provider.name]
+
+
+def _codec(provider: Provider) -> Codec:
+    module = provider.codec
+    return Codec(
+        provider.name,
+        module.from_request,
+        module.from_response,
+        lambda messages: module.to_request(messages, keep_invalid_arguments=True),
+        module.StreamAssembler,
+        _documented(_SENDS_WHAT_IT_READS, provider),
+        _documented(_CARRIES_IS_ERROR, provider),
+    )
+
+
+#: Every wire of the registry, by name.
+CODECS: dict[str, Codec] = {name: _codec(provider) for name, provider in PROVIDERS.items()}
 
 
 def check_sent_back(codec: Codec, messages: list[ChatMessage], *, may_refuse: bool) -> None:
@@ -543,8 +532,6 @@ def check_sse(text: str) -> None:
 
 # -- check_transcript and trim -------------------------------------------------------------
 
-_TARGET_NAMES = ("openai", "anthropic", "gemini", "ollama")
-
 
 def _transcript_parts(value: object) -> tuple[object, object]:
     """The messages and tools of one dataset line: ``{"messages", "tools"?}`` or a bare list."""
@@ -590,7 +577,7 @@ def check_transcripts(value: object) -> None:
     base = check_problems(check_transcript(messages, tools=tools), len(messages))
     strict = check_problems(check_transcript(messages, tools=tools, allow_pending=False), len(messages))
     assert set(base) <= set(strict), "allow_pending=False lost problems"
-    for target in _TARGET_NAMES:
+    for target in CODECS:
         problems = check_problems(check_transcript(messages, target=target, tools=tools), len(messages))
         assert set(base) <= set(problems), f"target {target} lost problems"
         if not problems:
@@ -602,9 +589,8 @@ def assert_sendable(target: str, items: list[Any], tools: list[Any] | None) -> N
     """Documented: no problem for a target means its to_request accepts the transcript."""
     messages = [item if isinstance(item, ChatMessage) else ChatMessage.from_dict(item) for item in items]
     tool_values = None if tools is None else [t if isinstance(t, Tool) else Tool.from_dict(t) for t in tools]
-    module = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "ollama": ollama}[target]
     try:
-        wire = module.to_request(messages, tools=tool_values)
+        wire = PROVIDERS[target].codec.to_request(messages, tools=tool_values)
     except MessageError as error:
         raise AssertionError(f"clean for {target}, yet its to_request refused it: {error}") from None
     wire_text(wire, f"{target}.to_request")

@@ -29,12 +29,13 @@ sys.path.insert(0, str(ROOT))
 atheris: Any = importlib.import_module("atheris")
 
 # Only toolturns is instrumented: its branches are the coverage that guides the search.
+# Every wire of the registry is imported here (the registry loads a codec only when asked).
 with atheris.instrument_imports(include=["toolturns"]):
-    import toolturns
-    import toolturns.anthropic
-    import toolturns.gemini
-    import toolturns.ollama
-    import toolturns.openai  # noqa: F401
+    from toolturns.providers import PROVIDERS
+
+    for _provider in PROVIDERS.values():
+        importlib.import_module(_provider.codec_module)
+        importlib.import_module(_provider.rules_module)
 
 from fuzz.invariants import TARGETS  # noqa: E402  (after the instrumented imports, on purpose)
 from fuzz.seeds import seeds, vocabulary  # noqa: E402
@@ -253,7 +254,7 @@ def main(argv: list[str]) -> None:
     provider = target.partition("_")[0]
     if target == "sse":
         sources = [name for name in TARGETS if name.endswith("_stream")]
-    elif provider in ("openai", "anthropic", "gemini", "ollama"):
+    elif provider in PROVIDERS:
         sources = [name for name in TARGETS if name.startswith(f"{provider}_")]
     else:
         sources = [target, "openai_request", "openai_response"]

@@ -12,12 +12,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from toolturns import ChatMessage, ToolCall, anthropic, gemini, ollama, openai
+from toolturns import ChatMessage, ToolCall
+from toolturns.providers import PROVIDERS
 
 __all__ = ["ROOT", "seeds", "vocabulary"]
 
 ROOT = Path(__file__).resolve().parent.parent
-_CODECS = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "ollama": ollama}
 
 
 def _loop() -> list[ChatMessage]:
@@ -53,6 +53,15 @@ def _stream_items(example: dict[str, Any]) -> list[Any]:
     return [item for item in items if item != "[DONE]"]
 
 
+# How each wire answers and streams is written per provider, by name, in _responses and
+# _streams: a registered provider without its branch there raises (_unknown) when its
+# targets' seeds are asked for, so a new wire cannot be fuzzed without seeds of its own.
+
+
+def _unknown(name: str) -> KeyError:
+    return KeyError(f"fuzz/seeds.py writes no responses or streams for the provider {name!r}: add them")
+
+
 def _responses(name: str, loop: list[ChatMessage]) -> list[Any]:
     """Native responses for the assistant turns of ``loop``, as that provider answers them."""
     turns = [m for m in loop if m.role.value == "assistant"]
@@ -61,14 +70,16 @@ def _responses(name: str, loop: list[ChatMessage]) -> list[Any]:
         if name == "openai":
             made.append({"object": "chat.completion", "choices": [{"index": 0, "message": turn.to_wire()}]})
             continue
-        body = _CODECS[name].to_request([ChatMessage.user("?"), turn], keep_invalid_arguments=True)
+        body = PROVIDERS[name].codec.to_request([ChatMessage.user("?"), turn], keep_invalid_arguments=True)
         if name == "anthropic":
             content = body["messages"][-1]["content"]
             made.append({"type": "message", "role": "assistant", "content": content})
         elif name == "gemini":
             made.append({"candidates": [{"content": body["contents"][-1], "finishReason": "STOP"}]})
-        else:
+        elif name == "ollama":
             made.append({"message": body["messages"][-1], "done": True, "created_at": "2025-01-01T00:00:00Z"})
+        else:
+            raise _unknown(name)
     return made
 
 
@@ -182,7 +193,7 @@ def _streams(name: str, loop: list[ChatMessage]) -> list[list[Any]]:
                     "responseId": "r1",
                 }
             )
-        else:
+        elif name == "ollama":
             message = body["message"]
 
             def line(message: dict[str, Any], done: bool = False) -> dict[str, Any]:
@@ -194,6 +205,8 @@ def _streams(name: str, loop: list[ChatMessage]) -> list[list[Any]]:
             items.append(
                 {**line({"role": "assistant", "content": ""}, True), "done_reason": "stop", "eval_count": 9}
             )
+        else:
+            raise _unknown(name)
         made.append(items)
     return made
 
@@ -216,9 +229,7 @@ def seeds(target: str) -> list[Any]:
     name, _, kind = target.partition("_")
     if kind == "request":
         recorded = [e["data"] for e in examples if e["provider"] == name and e["kind"] == "request_messages"]
-        written = _CODECS[name].to_request(
-            loop, **({} if name == "openai" else {"keep_invalid_arguments": True})
-        )
+        written = PROVIDERS[name].codec.to_request(loop, keep_invalid_arguments=True)
         return [*recorded, written]
     if kind == "response":
         recorded = [e["data"] for e in examples if e["provider"] == name and e["kind"] == "response_message"]

@@ -266,15 +266,17 @@ class ChatMessage:
             # has no text: OpenAI sends null there.
             content = ""
         is_error = data.get("is_error")
+        # Positional, in _fill's order: this is the hot path of reading a
+        # transcript, where keyword arguments cost more than the checks.
         return _fill(
             object.__new__(cls),
             data["role"],
             content,
-            tool_calls=tool_calls,
-            tool_call_id=data.get("tool_call_id"),
-            name=data.get("name"),
-            is_error=False if is_error is None else is_error,
-            extra=EMPTY
+            tool_calls,
+            data.get("tool_call_id"),
+            data.get("name"),
+            False if is_error is None else is_error,
+            EMPTY
             if data.keys() <= _MODELLED  # the common case, tested in C
             else Extra.build(
                 {key: value for key, value in data.items() if key not in _MODELLED},
@@ -337,7 +339,6 @@ def _fill(
     self: ChatMessage,
     role: object,
     content: object,
-    *,
     tool_calls: object = None,
     tool_call_id: object = None,
     name: object = None,
@@ -346,7 +347,11 @@ def _fill(
     provider_data: object = None,
 ) -> ChatMessage:
     """Check every field and set it. Each inline test only picks out values
-    its rule's function would return unchanged; the rest go to that function."""
+    its rule's function would return unchanged; the rest go to that function.
+
+    Callers name the optional fields (``tool_calls=...``), except the hot
+    path ``from_dict``; a new field comes last, with a default, so only the
+    paths that set it change."""
     checked_role = role if type(role) is Role else _ROLES.get(role) if type(role) is str else None
     if checked_role is None:
         checked_role = _check_role(role)

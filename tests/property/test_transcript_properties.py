@@ -8,7 +8,6 @@ import random
 import re
 import string
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -23,17 +22,14 @@ from toolturns import (
     Role,
     Tool,
     ToolCall,
-    anthropic,
     check_transcript,
-    gemini,
-    ollama,
-    openai,
     trim,
 )
+from toolturns.providers import PROVIDERS, Codec
 
 from . import strategies as s
 
-CODECS: dict[str, ModuleType] = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "ollama": ollama}
+CODECS: dict[str, Codec] = {name: provider.codec for name, provider in PROVIDERS.items()}
 TARGETS = st.sampled_from(sorted(CODECS))
 SYSTEM_ROLES = (Role.SYSTEM, Role.DEVELOPER)
 TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")

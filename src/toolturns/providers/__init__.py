@@ -38,9 +38,14 @@ __all__ = ["PROVIDERS", "Codec", "Provider", "register", "unregister"]
 
 
 class Codec(Protocol):
-    """What a wire's public module offers: the same verbs for every provider."""
+    """What a wire's public module offers: the same verbs for every provider.
 
-    StreamAssembler: type[Assembler]
+    A request body keeps its tool definitions under ``"tools"`` (every wire
+    does): ``toolturns convert --from`` reads them there for ``read_tools``.
+    """
+
+    @property
+    def StreamAssembler(self) -> type[Assembler]: ...  # a read-only property: a module's class matches it
 
     def to_request(
         self,

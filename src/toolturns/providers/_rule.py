@@ -57,10 +57,14 @@ class Findings(Protocol):
 class Rules(Protocol):
     """What a provider's ``rules`` module offers ``check_transcript``."""
 
-    #: The tool names the provider accepts, in definitions and in calls; None: any ``Tool`` name.
-    TOOL_NAME: re.Pattern[str] | None
-    #: What the provider answers to a name outside ``TOOL_NAME``.
-    INVALID_TOOL_NAME: Rule
+    # Read-only properties: a module's constants match them.
+    @property
+    def TOOL_NAME(self) -> re.Pattern[str] | None:
+        """The tool names the provider accepts, in definitions and in calls; None: any ``Tool`` name."""
+
+    @property
+    def INVALID_TOOL_NAME(self) -> Rule:
+        """What the provider answers to a name outside ``TOOL_NAME``."""
 
     def check(self, findings: Findings) -> None:
         """Report what the provider refuses in the transcript as a whole."""

@@ -207,13 +207,12 @@ def read_function_tools(tools: object) -> list[Tool]:
     A key a Tool cannot carry (``strict``) is an error, not a silent loss, as
     when reading Anthropic's and Gemini's tools.
     """
-    if not isinstance(tools, list):
+    if not isinstance(tools, (list, tuple)):
         raise InvalidTool("tools", "must be an array of tool definitions", describe(tools))
     result = []
     for number, item in enumerate(tools):
         with at(f"tools[{number}]"):
-            tool = Tool.from_dict(item)
-            assert isinstance(item, dict)  # decoded JSON; from_dict refused anything else
+            tool = Tool.from_dict(item)  # refuses anything that is not a mapping
             if "function" in item:
                 _refuse_other_keys(item, _TOOL_KEYS, "")
                 _refuse_other_keys(item["function"], _FUNCTION_KEYS, "function.")
@@ -223,7 +222,7 @@ def read_function_tools(tools: object) -> list[Tool]:
     return result
 
 
-def _refuse_other_keys(mapping: dict[str, Any], carried: frozenset[str], where: str) -> None:
+def _refuse_other_keys(mapping: Mapping[str, Any], carried: frozenset[str], where: str) -> None:
     for key in mapping:
         if key not in carried:
             raise InvalidTool(
