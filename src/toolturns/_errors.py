@@ -145,10 +145,10 @@ class InvalidTranscript(MessageError):
     returns them as ``Problem`` values.
 
     >>> from toolturns import check_transcript
-    >>> check_transcript([], target="claude")
+    >>> check_transcript([], allow_pending="yes")
     Traceback (most recent call last):
     ...
-    toolturns.InvalidTranscript: target: must be None or one of 'openai', 'anthropic', 'gemini', 'ollama', got 'claude'
+    toolturns.InvalidTranscript: allow_pending: must be a boolean, got 'yes'
     """
 
 

@@ -240,8 +240,11 @@ refuse_changes(ToolCall)
 
 
 def _is_position(key: object, value: object) -> bool:
-    # Ollama numbers the calls of a turn in function.index; the order of the
-    # calls says the same, so the key carries nothing that would be lost.
+    # A rule of reading the OpenAI shape as other servers write it, not of one
+    # codec: Ollama's /v1 endpoint (and histories stored from it) numbers the
+    # calls of a turn in function.index. The order of the calls says the same,
+    # so the key carries nothing that would be lost. (The Ollama codec reads
+    # its native function.index itself, in providers/ollama/read.py.)
     return key == "index" and type(value) is int
 
 
