@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from toolturns import InvalidArguments, InvalidMessage, ToolCall
+from toolturns.providers._native import is_generated_id, kept
 from toolturns.providers._shared import (
     RAW_ARGUMENTS_KEY,
     arguments_for_object_wire,
     arguments_from_object_wire,
     at,
     generated_id,
-    is_generated_id,
-    mark_generated_id,
 )
 
 
@@ -68,8 +67,8 @@ def test_generated_ids_are_deterministic_and_differ_by_seed() -> None:
 
 
 def test_a_generated_id_is_marked_for_its_provider_only() -> None:
-    """mark_generated_id marks a call for one provider; is_generated_id reads that mark."""
-    call = ToolCall("call_x", "f", provider_data=mark_generated_id("gemini"))
+    """kept(..., generated_id=True) marks a call for one provider; is_generated_id reads that mark."""
+    call = ToolCall("call_x", "f", provider_data=kept("gemini", generated_id=True))
     assert is_generated_id(call, "gemini")
     assert not is_generated_id(call, "ollama")
     assert not is_generated_id(ToolCall("call_x", "f"), "gemini")

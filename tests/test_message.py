@@ -1250,7 +1250,7 @@ def test_every_assignment_and_deletion_raises_frozen_instance_error(name: str) -
 def test_provider_data_is_kept_compared_and_never_emitted_on_the_openai_wire() -> None:
     """provider_data holds one provider's replay data: part of the value, absent from to_wire()."""
     blocks: dict[str, Any] = {
-        "anthropic": {"blocks": [[0, {"type": "thinking", "thinking": "hm", "signature": "sig"}]]}
+        "anthropic": {"items": [[0, {"type": "thinking", "thinking": "hm", "signature": "sig"}]]}
     }
     message = ChatMessage("assistant", "Paris.", provider_data=blocks)
     assert message.provider_data == blocks

@@ -755,13 +755,13 @@ def test_from_dict_drops_ollamas_function_index() -> None:
 
 def test_provider_data_is_part_of_the_call_but_not_of_its_wire_form() -> None:
     """A call's provider_data (Gemini's thoughtSignature) compares and pickles, and to_wire() leaves it out."""
-    signed = ToolCall("c1", "f", {"a": 1}, provider_data={"gemini": {"thoughtSignature": "c2ln"}})
+    signed = ToolCall("c1", "f", {"a": 1}, provider_data={"gemini": {"keys": {"thoughtSignature": "c2ln"}}})
     plain = ToolCall("c1", "f", {"a": 1})
     assert signed.to_wire() == plain.to_wire()
     assert signed != plain
-    assert signed.provider_data["gemini"] == {"thoughtSignature": "c2ln"}
+    assert signed.provider_data["gemini"] == {"keys": {"thoughtSignature": "c2ln"}}
     assert pickle.loads(pickle.dumps(signed)) == signed
-    assert "provider_data={'gemini': {'thoughtSignature': 'c2ln'}}" in repr(signed)
+    assert "provider_data={'gemini': {'keys': {'thoughtSignature': 'c2ln'}}}" in repr(signed)
     with pytest.raises(InvalidToolCall) as caught:
         ToolCall("c1", "f", provider_data={"gemini": float("nan")})
     assert caught.value.path == "provider_data.gemini"

@@ -1028,7 +1028,7 @@ def test_input_is_never_mutated() -> None:
         {"role": "assistant", "content": None, "tool_calls": [], "weight": 0},
         R2,
         5,
-        ChatMessage("assistant", "x", provider_data={"anthropic": {"blocks": []}}),
+        ChatMessage("assistant", "x", provider_data={"anthropic": {"items": []}}),
     ]
     tools: list[Any] = [{"type": "function", "function": {"name": "get_weather"}}, {"name": "x y"}]
     before = copy.deepcopy((messages, tools))

@@ -16,35 +16,69 @@ may hold keys toolturns does not model (``cache_control``, ``thoughtSignature``,
 Writing to the same provider puts each back where it came from; no other
 provider ever sends it. An entry holding anything else is refused: reading
 never writes it, so it is a mistake, not data to pass on.
+
+Readers build the entry with ``unmodelled`` and ``kept``; writers read it back
+through ``Replay``, which checks it against what reading keeps for that kind
+of value, and ``placed``, which puts kept items back between the modelled ones.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, NoReturn
 
-from .._errors import MessageError, describe
+from .._errors import InvalidMessage, MessageError, describe
 from .._extra import carries_nothing
-from .._json import join_key
+from .._json import encode, join_key
+from .._tool_call import ToolCall
 
-__all__ = ["GENERATED_ID", "ITEMS", "KEYS", "NESTED", "Replay", "kept", "placed", "unmodelled"]
+__all__ = [
+    "GENERATED_ID",
+    "ITEMS",
+    "KEYS",
+    "NESTED",
+    "Replay",
+    "is_generated_id",
+    "kept",
+    "placed",
+    "unmodelled",
+]
 
 KEYS = "keys"
 NESTED = "nested"
 ITEMS = "items"
 GENERATED_ID = "generated_id"
-_ENTRY_KEYS = (GENERATED_ID, ITEMS, KEYS, NESTED)
-
-_Item = TypeVar("_Item")
 
 
-def unmodelled(native: Mapping[Any, Any], modelled: frozenset[str]) -> dict[str, Any]:
-    """The keys of a native object toolturns does not model.
+# -- reading ------------------------------------------------------------------------------
+
+
+def unmodelled(
+    native: Mapping[Any, Any],
+    modelled: frozenset[str],
+    *,
+    path: str = "",
+    error: type[MessageError] = InvalidMessage,
+) -> dict[str, Any]:
+    """The keys of a native object toolturns does not model, checked as JSON.
 
     Null and empty values carry nothing and are not kept (the core's rule for
-    unknown keys, ``ChatMessage.from_dict``).
+    unknown keys, ``ChatMessage.from_dict``). A key that is not a string, or a
+    value that is not JSON, raises ``error`` at ``path`` (the native object's
+    own path): the caller sees where in the body it is, not where toolturns
+    would have stored it. The values are the native object's own; the
+    message or call they are kept on stores a copy, as JSON text.
     """
-    return {key: value for key, value in native.items() if key not in modelled and not carries_nothing(value)}
+    rest: dict[str, Any] = {}
+    for key, value in native.items():
+        if key in modelled:
+            continue
+        if not isinstance(key, str):
+            raise error(path, "keys must be strings", describe(key))
+        if not carries_nothing(value):
+            encode(value, join_key(path, key), error)  # checked here; the value object stores it as text
+            rest[key] = value
+    return rest
 
 
 def kept(
@@ -55,7 +89,13 @@ def kept(
     items: Sequence[tuple[int, Any]] | None = None,
     generated_id: bool = False,
 ) -> dict[str, Any] | None:
-    """The ``provider_data`` that keeps these for ``provider``; None when there is nothing to keep."""
+    """The ``provider_data`` that keeps these for ``provider``; None when there is nothing to keep.
+
+    >>> kept("gemini", keys={"thoughtSignature": "c2ln"}, nested={"functionCall": {}}, generated_id=True)
+    {'gemini': {'keys': {'thoughtSignature': 'c2ln'}, 'generated_id': True}}
+    >>> kept("anthropic", keys={}, items=[]) is None
+    True
+    """
     entry: dict[str, Any] = {}
     if keys:
         entry[KEYS] = dict(keys)
@@ -69,73 +109,145 @@ def kept(
     return {provider: entry} if entry else None
 
 
+def is_generated_id(call: ToolCall, provider: str) -> bool:
+    """Whether ``provider``'s codec made up this call's id when it read it.
+
+    For calls the codec has just read (a stream's live view); a writer reads
+    the flag through ``Replay``, which checks the caller's provider_data.
+    """
+    entry = call.provider_data.get(provider)
+    return isinstance(entry, Mapping) and entry.get(GENERATED_ID) is True
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
 class Replay:
     """The native data kept in one value's ``provider_data`` for one provider, checked for writing.
 
-    Raises (from the constructor and each accessor) ``error`` at
-    ``provider_data.<provider>...`` for data reading never writes.
+    The keyword arguments say what reading keeps for this kind of value, and
+    so what the entry may hold:
+
+    - ``keys``: the native object's keys the codec writes itself (its other
+      keys are kept); None when reading keeps none of its keys.
+    - ``nested``: for each nested native object kept keys may belong to
+      (``function``, ``functionCall``), the keys the codec writes of it.
+    - ``items``: whether reading keeps native items of the message.
+    - ``generated_id``: whether the value is a call whose id may be made up.
+
+    Anything else in the entry (a key reading never writes, a kept key the
+    codec writes itself, a malformed item) raises ``error`` at
+    ``provider_data.<provider>...``. The checked data is in the attributes
+    ``keys``, ``nested`` (every member given, ``{}`` when nothing was kept),
+    ``items`` (``(position, item)`` pairs) and ``generated_id``.
+
+    >>> from toolturns import InvalidToolCall
+    >>> data = {"ollama": {"keys": {"x": 1}, "generated_id": True}}
+    >>> replay = Replay(data, "ollama", InvalidToolCall, keys=frozenset({"id", "function"}), generated_id=True)
+    >>> replay.keys, replay.generated_id
+    ({'x': 1}, True)
+    >>> Replay(data, "ollama", InvalidToolCall, keys=frozenset({"x"}), generated_id=True)
+    Traceback (most recent call last):
+    ...
+    toolturns.InvalidToolCall: provider_data.ollama.keys.x: is a key the Ollama codec writes itself, not a kept key, got 1
     """
 
-    __slots__ = ("_entry", "_error", "_path", "generated_id")
+    __slots__ = ("error", "generated_id", "items", "keys", "nested", "provider")
 
-    def __init__(self, provider_data: Mapping[str, Any], provider: str, error: type[MessageError]) -> None:
-        self._error = error
-        self._path = join_key("provider_data", provider)
-        entry = provider_data.get(provider)
+    def __init__(
+        self,
+        provider_data: Mapping[str, Any],
+        provider: str,
+        error: type[MessageError],
+        *,
+        keys: frozenset[str] | None = None,
+        nested: Mapping[str, frozenset[str]] | None = None,
+        items: bool = False,
+        generated_id: bool = False,
+    ) -> None:
+        self.provider = provider
+        self.error = error
+        nested = nested or {}
+        self.generated_id = False
+        self.keys: dict[str, Any] = {}
+        self.nested: dict[str, dict[str, Any]] = {member: {} for member in nested}
+        self.items: list[tuple[int, dict[str, Any]]] = []
+        # Most values keep nothing: test before reading, since Extra.get pays
+        # for a KeyError when the key is absent.
+        entry = provider_data[provider] if provider in provider_data else None  # noqa: SIM401
         if entry is None:
-            entry = {}
-        elif not isinstance(entry, Mapping):
+            return
+        if not isinstance(entry, Mapping):
             raise error(
-                self._path, f"must be an object (the data the {provider} codec read)", describe(entry)
+                self.path, f"must be an object (the data the {self.title} codec read)", describe(entry)
             )
-        for key in entry:
-            if key not in _ENTRY_KEYS:
-                raise error(
-                    join_key(self._path, key),
-                    f"is not data the {provider} codec writes (it writes {', '.join(_ENTRY_KEYS)})",
-                    describe(entry[key]),
-                )
-        self._entry = entry
-        generated = entry.get(GENERATED_ID, False)
-        if type(generated) is not bool:
-            raise error(join_key(self._path, GENERATED_ID), "must be a boolean", describe(generated))
-        self.generated_id = generated
+        written = {KEYS: keys is not None, NESTED: bool(nested), ITEMS: items, GENERATED_ID: generated_id}
+        for key, value in entry.items():
+            if not written.get(key):
+                listed = ", ".join(name for name in sorted(written) if written[name]) or "none here"
+                self._refuse((key,), f"is not data the {self.title} codec writes (it writes {listed})", value)
+        if GENERATED_ID in entry:
+            flag = entry[GENERATED_ID]
+            if type(flag) is not bool:
+                self._refuse((GENERATED_ID,), "must be a boolean", flag)
+            self.generated_id = flag
+        if KEYS in entry:
+            self.keys = self._keys(entry[KEYS], (KEYS,), keys or frozenset())
+        if NESTED in entry:
+            self._nested(entry[NESTED], nested)
+        if ITEMS in entry:
+            self._items(entry[ITEMS])
 
-    def keys(self, reserved: frozenset[str]) -> dict[str, Any]:
-        """The native object's kept keys, none of them one the codec writes itself."""
-        return self._keys(self._entry.get(KEYS), join_key(self._path, KEYS), reserved)
+    @property
+    def path(self) -> str:
+        """Where the entry is: ``provider_data.<provider>``."""
+        return join_key("provider_data", self.provider)
 
-    def nested(self, member: str, reserved: frozenset[str]) -> dict[str, Any]:
-        """The kept keys of the nested native object ``member`` (``function``, ``functionCall``)."""
-        path = join_key(self._path, NESTED)
-        nested = self._entry.get(NESTED)
-        if nested is None:
-            return {}
-        if not isinstance(nested, Mapping):
-            raise self._error(path, "must be an object of nested objects' keys", describe(nested))
-        return self._keys(nested.get(member), join_key(path, member), reserved)
+    @property
+    def title(self) -> str:
+        """How messages name the provider (``Gemini``): its registry title."""
+        from . import PROVIDERS  # the registry imports no codec; the codec calling here has it loaded
 
-    def _keys(self, keys: object, path: str, reserved: frozenset[str]) -> dict[str, Any]:
+        return PROVIDERS[self.provider].title if self.provider in PROVIDERS else self.provider
+
+    def _refuse(self, where: Sequence[str | int], rule: str, value: object) -> NoReturn:
+        """Raise the error at ``where`` inside the entry; the path is built only then."""
+        path = self.path
+        for key in where:
+            path = join_key(path, key)
+        raise self.error(path, rule, describe(value))
+
+    def _keys(self, keys: object, where: tuple[str, ...], reserved: frozenset[str]) -> dict[str, Any]:
         if keys is None:
             return {}
         if not isinstance(keys, Mapping):
-            raise self._error(path, "must be an object of native keys", describe(keys))
+            self._refuse(where, "must be an object of native keys", keys)
         for key in keys:
             if key in reserved:
-                raise self._error(
-                    join_key(path, key), "is a key the codec writes itself", describe(keys[key])
+                self._refuse(
+                    (*where, key), f"is a key the {self.title} codec writes itself, not a kept key", keys[key]
                 )
         return dict(keys)
 
-    def items(self) -> list[tuple[int, dict[str, Any]]]:
-        """The kept native items of a message, as (position, item) pairs."""
-        items = self._entry.get(ITEMS)
-        path = join_key(self._path, ITEMS)
+    def _nested(self, nested: object, members: Mapping[str, frozenset[str]]) -> None:
+        if nested is None:
+            return
+        if not isinstance(nested, Mapping):
+            self._refuse(
+                (NESTED,), "must be an object: the kept keys of each nested object, by its key", nested
+            )
+        for member, value in nested.items():
+            if member not in members:
+                listed = ", ".join(sorted(members))
+                rule = f"is not a nested object the {self.title} codec keeps keys of (it keeps those of {listed})"
+                self._refuse((NESTED, member), rule, value)
+            self.nested[member] = self._keys(value, (NESTED, member), members[member])
+
+    def _items(self, items: object) -> None:
         if items is None:
-            return []
+            return
         if not isinstance(items, Sequence) or isinstance(items, str):
-            raise self._error(path, "must be an array of [position, item] pairs", describe(items))
-        pairs = []
+            self._refuse((ITEMS,), "must be an array of [position, item] pairs", items)
         for number, pair in enumerate(items):
             if not (
                 isinstance(pair, Sequence)
@@ -145,34 +257,34 @@ class Replay:
                 and pair[0] >= 0
                 and isinstance(pair[1], Mapping)
             ):
-                raise self._error(
-                    f"{path}[{number}]",
-                    "must be a [position, item] pair: an integer >= 0 and an object",
-                    describe(pair),
+                self._refuse(
+                    (ITEMS, number), "must be a [position, item] pair: an integer >= 0 and an object", pair
                 )
-            pairs.append((pair[0], dict(pair[1])))
-        return pairs
+            self.items.append((pair[0], dict(pair[1])))
 
 
-def placed(
-    kept_items: Sequence[tuple[int, _Item]],
-    modelled: Sequence[_Item],
-    *,
-    path: str,
-    error: type[MessageError],
-) -> list[_Item]:
-    """The kept items at their positions, the modelled ones in order in the places left.
+def placed(replay: Replay, modelled: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The kept items back at their positions, the modelled ones in order in the places left.
 
-    Positions are those the items had among all of the message's native
-    items when it was read, so each must be free and below their count.
+    A position is where the item stood among the items the message writes
+    (those kept and those toolturns writes from the message), so each must
+    be free and below their count.
+
+    >>> from toolturns import InvalidMessage
+    >>> replay = Replay({"gemini": {"items": [[1, {"thought": True, "text": "hm"}]]}}, "gemini",
+    ...                 InvalidMessage, items=True)
+    >>> placed(replay, [{"text": "a"}, {"functionCall": {"name": "f"}}])
+    [{'text': 'a'}, {'thought': True, 'text': 'hm'}, {'functionCall': {'name': 'f'}}]
     """
-    total = len(kept_items) + len(modelled)
-    at: dict[int, _Item] = {}
-    for number, (position, item) in enumerate(kept_items):
+    if not replay.items:
+        return list(modelled)
+    total = len(replay.items) + len(modelled)
+    at: dict[int, dict[str, Any]] = {}
+    for number, (position, item) in enumerate(replay.items):
         if position >= total or position in at:
-            raise error(
-                f"{path}[{number}][0]",
-                f"must be a free position below {total} (the items kept plus the ones modelled)",
+            raise replay.error(
+                f"{join_key(replay.path, ITEMS)}[{number}][0]",
+                f"must be a free position below {total} (the items kept plus those toolturns writes)",
                 describe(position),
             )
         at[position] = item

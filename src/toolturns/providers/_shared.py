@@ -1,5 +1,8 @@
 """What every provider codec shares: checking its inputs, placing errors,
-arguments as objects, provider data, and ids for calls that came without one."""
+arguments as objects, and ids for calls that came without one.
+
+What a wire carries that the model does not (``provider_data``) has its own
+module, ``_native``."""
 
 from __future__ import annotations
 
@@ -25,7 +28,6 @@ from .._tool import Tool
 from .._tool_call import ToolCall
 
 __all__ = [
-    "GENERATED_ID_KEY",
     "RAW_ARGUMENTS_KEY",
     "OpenCalls",
     "arguments_for_object_wire",
@@ -37,19 +39,13 @@ __all__ = [
     "check_tools",
     "function_tool_definition",
     "generated_id",
-    "is_generated_id",
-    "mark_generated_id",
     "native_name",
-    "provider_entry",
     "read_function_tools",
 ]
 
 #: The key that carries malformed argument text through a provider whose wire
 #: wants an object, when the caller opts in with ``keep_invalid_arguments``.
 RAW_ARGUMENTS_KEY = "_toolturns_raw_arguments"
-
-#: The key of a call's provider_data entry that marks an id toolturns made up.
-GENERATED_ID_KEY = "generated_id"
 
 
 def check_messages(messages: object) -> Sequence[ChatMessage]:
@@ -93,18 +89,6 @@ def check_tool(tool: object, provider: str, *, path: str = "") -> Tool:
             join_path(path, "name"), f"must match ^{pattern.pattern}$ for {provider}", repr(tool.name)
         )
     return tool
-
-
-def provider_entry(
-    provider_data: Mapping[str, Any], provider: str, error: type[MessageError]
-) -> Mapping[str, Any]:
-    """``provider``'s entry of a provider_data mapping: an object, ``{}`` when absent."""
-    entry = provider_data.get(provider)
-    if entry is None:
-        return {}
-    if not isinstance(entry, Mapping):
-        raise error(f"provider_data.{provider}", "must be an object", describe(entry))
-    return entry
 
 
 def arguments_for_object_wire(call: ToolCall, *, provider: str, keep_invalid: bool) -> dict[str, Any]:
@@ -167,17 +151,6 @@ def generated_id(provider: str, *seed: object) -> str:
     """
     digest = hashlib.sha256(json.dumps([provider, *seed], sort_keys=True, default=str).encode()).hexdigest()
     return f"call_{digest[:24]}"
-
-
-def mark_generated_id(provider: str) -> dict[str, Any]:
-    """The provider_data of a call whose id toolturns made up: never sent back."""
-    return {provider: {GENERATED_ID_KEY: True}}
-
-
-def is_generated_id(call: ToolCall, provider: str) -> bool:
-    """Whether toolturns made up this call's id when reading ``provider``'s wire."""
-    data = call.provider_data.get(provider)
-    return isinstance(data, dict) and data.get(GENERATED_ID_KEY) is True
 
 
 def function_tool_definition(tool: Tool, provider: str) -> dict[str, Any]:

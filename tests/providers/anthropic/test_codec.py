@@ -183,7 +183,7 @@ def test_tool_use_response_reads_the_call() -> None:
         "get_weather",
         {"location": "San Francisco, CA", "units": "f"},
     )
-    assert call.provider_data == {"anthropic": {"block": {"caller": {"type": "direct"}}}}
+    assert call.provider_data == {"anthropic": {"keys": {"caller": {"type": "direct"}}}}
 
 
 def test_text_plus_tool_use_response_keeps_text_first() -> None:
@@ -315,7 +315,7 @@ def test_system_text_block_keys_round_trip() -> None:
         "messages": [{"role": "user", "content": "hi"}],
     }
     messages = anthropic.from_request(body)
-    assert messages[0].provider_data == {"anthropic": {"block": {"cache_control": {"type": "ephemeral"}}}}
+    assert messages[0].provider_data == {"anthropic": {"keys": {"cache_control": {"type": "ephemeral"}}}}
     assert messages[1] == ChatMessage.system("Short")
     assert anthropic.to_request(messages) == {
         "system": [
@@ -354,8 +354,10 @@ def test_name_and_extra_are_not_sent() -> None:
 
 def test_other_providers_data_is_not_sent() -> None:
     """provider_data of another provider (a Gemini signature) never reaches an Anthropic request."""
-    call = ToolCall("toolu_1", "f", {}, provider_data={"gemini": {"thoughtSignature": "sig"}})
-    turn = ChatMessage("assistant", "ok", tool_calls=[call], provider_data={"gemini": {"x": 1}})
+    call = ToolCall("toolu_1", "f", {}, provider_data={"gemini": {"keys": {"thoughtSignature": "sig"}}})
+    turn = ChatMessage(
+        "assistant", "ok", tool_calls=[call], provider_data={"gemini": {"items": [[0, {"x": 1}]]}}
+    )
     assert anthropic.to_request([turn])["messages"] == [
         {
             "role": "assistant",
@@ -627,7 +629,7 @@ def test_thinking_blocks_are_replayed_unchanged_at_their_positions() -> None:
     """Thinking blocks (with signature) survive from_response -> to_request unchanged and in place."""
     body = thinking_response()
     turn = anthropic.from_response(body)
-    assert turn.provider_data == {"anthropic": {"blocks": [[0, THINKING]]}}
+    assert turn.provider_data == {"anthropic": {"items": [[0, THINKING]]}}
     request = anthropic.to_request(
         [ChatMessage.user("weather?"), turn, ChatMessage.tool_result("toolu_1", "18C")]
     )
@@ -690,10 +692,10 @@ def test_text_blocks_are_joined_and_their_other_keys_dropped() -> None:
     assert anthropic.to_request([turn])["messages"] == [{"role": "assistant", "content": "Paris is sunny."}]
 
 
-def test_stored_blocks_past_the_end_are_appended() -> None:
-    """A kept block whose position is past the end goes last (positions from an edited turn are clamped)."""
+def test_kept_blocks_go_back_at_their_positions_in_any_order() -> None:
+    """Kept blocks listed out of order go back at their own positions, the text in the place left."""
     turn = ChatMessage(
-        "assistant", "hi", provider_data={"anthropic": {"blocks": [[7, THINKING], [0, REDACTED]]}}
+        "assistant", "hi", provider_data={"anthropic": {"items": [[2, THINKING], [0, REDACTED]]}}
     )
     assert anthropic.to_request([turn])["messages"][0]["content"] == [
         REDACTED,
@@ -703,19 +705,65 @@ def test_stored_blocks_past_the_end_are_appended() -> None:
 
 
 @pytest.mark.parametrize(
+    ("items", "error"),
+    [
+        (
+            [[7, THINKING], [0, REDACTED]],
+            "messages[0].provider_data.anthropic.items[0][0]: must be a free position below 3 "
+            "(the items kept plus those toolturns writes), got 7",
+        ),
+        (
+            [[0, THINKING], [0, REDACTED]],
+            "messages[0].provider_data.anthropic.items[1][0]: must be a free position below 3 "
+            "(the items kept plus those toolturns writes), got 0",
+        ),
+    ],
+)
+def test_kept_blocks_past_the_end_or_on_a_taken_position_are_refused(items: Any, error: str) -> None:
+    """A kept block's position must be free and below the count of blocks written (it was appended before)."""
+    turn = ChatMessage("assistant", "hi", provider_data={"anthropic": {"items": items}})
+    with pytest.raises(InvalidMessage) as caught:
+        anthropic.to_request([turn])
+    assert str(caught.value) == error
+
+
+def test_kept_block_positions_count_the_joined_text_once() -> None:
+    """Text blocks join into one, so a kept block's position counts them once (and empty ones not at all):
+    what was read can always be written, the kept blocks in the same order around the text."""
+    content = [
+        {"type": "text", "text": ""},
+        {"type": "text", "text": "Paris "},
+        {"type": "text", "text": "is sunny."},
+        copy.deepcopy(REDACTED),
+        {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+        copy.deepcopy(THINKING),
+    ]
+    turn = anthropic.from_response({"type": "message", "content": content})
+    assert turn.provider_data == {"anthropic": {"items": [[1, REDACTED], [3, THINKING]]}}
+    assert anthropic.to_request([turn])["messages"][0]["content"] == [
+        {"type": "text", "text": "Paris is sunny."},
+        REDACTED,
+        {"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}},
+        THINKING,
+    ]
+
+
+@pytest.mark.parametrize(
     ("data", "path"),
     [
         ("x", "messages[0].provider_data.anthropic"),
-        ({"blocks": "x"}, "messages[0].provider_data.anthropic.blocks"),
-        ({"blocks": [[0]]}, "messages[0].provider_data.anthropic.blocks[0]"),
-        ({"blocks": [[-1, THINKING]]}, "messages[0].provider_data.anthropic.blocks[0]"),
-        ({"blocks": [[True, THINKING]]}, "messages[0].provider_data.anthropic.blocks[0]"),
-        ({"blocks": [[0, {"thinking": "x"}]]}, "messages[0].provider_data.anthropic.blocks[0]"),
-        ({"blocks": [[0, THINKING], [1, "x"]]}, "messages[0].provider_data.anthropic.blocks[1]"),
+        ({"items": "x"}, "messages[0].provider_data.anthropic.items"),
+        ({"items": [[0]]}, "messages[0].provider_data.anthropic.items[0]"),
+        ({"items": [[-1, THINKING]]}, "messages[0].provider_data.anthropic.items[0]"),
+        ({"items": [[True, THINKING]]}, "messages[0].provider_data.anthropic.items[0]"),
+        ({"items": [[0, {"thinking": "x"}]]}, "messages[0].provider_data.anthropic.items[0][1].type"),
+        ({"items": [[0, THINKING], [1, "x"]]}, "messages[0].provider_data.anthropic.items[1]"),
+        ({"blocks": [[0, THINKING]]}, "messages[0].provider_data.anthropic.blocks"),
+        ({"keys": {"x": 1}}, "messages[0].provider_data.anthropic.keys"),
     ],
 )
 def test_malformed_kept_blocks_are_refused(data: Any, path: str) -> None:
-    """provider_data['anthropic'] of an assistant turn that is not {'blocks': [[position, block]...]} is an InvalidMessage."""
+    """provider_data['anthropic'] of an assistant turn that is not {'items': [[position, block]...]} is an InvalidMessage."""
     turn = ChatMessage("assistant", "hi", provider_data={"anthropic": data})
     error = error_of(anthropic.to_request, [turn])
     assert isinstance(error, InvalidMessage)
@@ -724,18 +772,65 @@ def test_malformed_kept_blocks_are_refused(data: Any, path: str) -> None:
 
 def test_kept_block_keys_must_not_replace_modelled_ones() -> None:
     """Kept block keys that toolturns writes itself (id, tool_use_id, text) are refused, naming the key."""
-    call = ToolCall("toolu_1", "f", provider_data={"anthropic": {"block": {"id": "other"}}})
+    call = ToolCall("toolu_1", "f", provider_data={"anthropic": {"keys": {"id": "other"}}})
     error = error_of(anthropic.to_request, [ChatMessage.assistant_tool_calls([call])])
     assert isinstance(error, InvalidToolCall)
-    assert (
-        str(error)
-        == "messages[0].tool_calls[0].provider_data.anthropic.block.id: is a key toolturns writes itself, got 'other'"
+    assert str(error) == (
+        "messages[0].tool_calls[0].provider_data.anthropic.keys.id: "
+        "is a key the Anthropic codec writes itself, not a kept key, got 'other'"
     )
-    result = ChatMessage(Role.TOOL, "x", tool_call_id="toolu_1", provider_data={"anthropic": {"block": "x"}})
+    result = ChatMessage(Role.TOOL, "x", tool_call_id="toolu_1", provider_data={"anthropic": {"keys": "x"}})
     error = error_of(anthropic.to_request, [ChatMessage.assistant_tool_calls([weather_call()]), result])
-    assert error.path == "messages[1].provider_data.anthropic.block"
-    system = ChatMessage(Role.SYSTEM, "x", provider_data={"anthropic": {"block": {"text": "y"}}})
-    assert error_of(anthropic.to_request, [system]).path == "messages[0].provider_data.anthropic.block.text"
+    assert error.path == "messages[1].provider_data.anthropic.keys"
+    system = ChatMessage(Role.SYSTEM, "x", provider_data={"anthropic": {"keys": {"text": "y"}}})
+    assert error_of(anthropic.to_request, [system]).path == "messages[0].provider_data.anthropic.keys.text"
+
+
+@pytest.mark.parametrize(
+    ("messages", "kind", "error"),
+    [
+        (
+            [ChatMessage("user", "hi", provider_data={"anthropic": {"keys": {"cache_control": {}}}})],
+            InvalidMessage,
+            "messages[0].provider_data.anthropic.keys: is not data the Anthropic codec writes (it writes none here),"
+            " got dict",
+        ),
+        (
+            [
+                ChatMessage.assistant_tool_calls([ToolCall("toolu_1", "f")]),
+                ChatMessage.tool_result("toolu_1", "x"),
+                ChatMessage("user", "hi", provider_data={"anthropic": {"items": []}}),
+            ],
+            InvalidMessage,
+            "messages[2].provider_data.anthropic.items: is not data the Anthropic codec writes (it writes none here),"
+            " got list",
+        ),
+        (
+            [
+                ChatMessage.assistant_tool_calls(
+                    [ToolCall("toolu_1", "f", provider_data={"anthropic": {"generated_id": True}})]
+                )
+            ],
+            InvalidToolCall,
+            "messages[0].tool_calls[0].provider_data.anthropic.generated_id: is not data the Anthropic codec writes"
+            " (it writes keys), got True",
+        ),
+        (
+            [ChatMessage("system", "", provider_data={"anthropic": {"block": {}}})],
+            InvalidMessage,
+            "messages[0].provider_data.anthropic.block: is not data the Anthropic codec writes (it writes keys),"
+            " got dict",
+        ),
+    ],
+)
+def test_provider_data_reading_never_writes_is_refused(
+    messages: list[ChatMessage], kind: type[MessageError], error: str
+) -> None:
+    """An entry key reading never writes for that value (anything on a user turn, a generated_id on a call,
+    the old 'block') is an error, not data silently dropped: also on an empty system message, which is not sent."""
+    with pytest.raises(kind) as caught:
+        anthropic.to_request(messages)
+    assert str(caught.value) == error
 
 
 def test_tool_result_block_keys_round_trip() -> None:
@@ -755,7 +850,7 @@ def test_tool_result_block_keys_round_trip() -> None:
         },
     ]
     messages = anthropic.from_request(body)
-    assert messages[1].provider_data == {"anthropic": {"block": {"cache_control": {"type": "ephemeral"}}}}
+    assert messages[1].provider_data == {"anthropic": {"keys": {"cache_control": {"type": "ephemeral"}}}}
     assert anthropic.to_request(messages)["messages"] == body
 
 

@@ -133,7 +133,7 @@ def test_golden_tool_use_only_keeps_caller_and_raw_text() -> None:
     call = assemble(STREAMS["anthropic-stream-tool-use-only"]).message().tool_calls
     assert call is not None
     assert call[0].arguments_json == '{"location": "San Francisco, CA", "units": "f"}'
-    assert call[0].provider_data == {"anthropic": {"block": {"caller": {"type": "direct"}}}}
+    assert call[0].provider_data == {"anthropic": {"keys": {"caller": {"type": "direct"}}}}
 
 
 def test_golden_usage_is_message_start_updated_by_message_delta() -> None:
@@ -200,7 +200,7 @@ def test_truncated_server_tool_input_is_kept_wrapped() -> None:
         STOP,
     ]
     message = assemble(events).message()
-    assert message.provider_data["anthropic"]["blocks"] == [
+    assert message.provider_data["anthropic"]["items"] == [
         [
             0,
             {
@@ -221,7 +221,7 @@ def test_thinking_and_signature_are_kept_like_from_response() -> None:
     events = thinking_stream()
     message = assemble(events).message()
     assert message == anthropic.from_response(equivalent_response(events))
-    assert message.provider_data["anthropic"]["blocks"] == [
+    assert message.provider_data["anthropic"]["items"] == [
         [
             0,
             {
@@ -271,7 +271,7 @@ def test_unmodelled_block_without_input_deltas_is_kept_as_started() -> None:
     """A server_tool_use whose input came whole in its start is kept as it started."""
     started = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {"query": "x"}}
     message = assemble([START, block_start(0, started), block_stop(0), STOP]).message()
-    assert message.provider_data["anthropic"]["blocks"] == [[0, started]]
+    assert message.provider_data["anthropic"]["items"] == [[0, started]]
 
 
 def test_encoded_ids_are_decoded_like_from_response() -> None:

@@ -42,7 +42,7 @@ def assistant_turns(draw: st.DrawFn) -> ChatMessage:
         Role.ASSISTANT,
         draw(s.unicode_text(max_size=20)),
         tool_calls=calls or None,
-        provider_data=None if thinking is None else {"anthropic": {"blocks": [[0, thinking]]}},
+        provider_data=None if thinking is None else {"anthropic": {"items": [[0, thinking]]}},
     )
 
 

@@ -20,7 +20,8 @@ from toolturns import (
     ToolCall,
     gemini,
 )
-from toolturns.providers._shared import RAW_ARGUMENTS_KEY, is_generated_id
+from toolturns.providers._native import is_generated_id
+from toolturns.providers._shared import RAW_ARGUMENTS_KEY
 
 WEATHER = ToolCall("call_1", "get_weather", {"city": "Paris"})
 TIME = ToolCall("call_2", "get_time")
@@ -549,8 +550,8 @@ def test_thought_signature_on_a_call_goes_back_on_that_same_part() -> None:
     turn = gemini.from_response(body)
     assert turn.tool_calls is not None
     assert turn.tool_calls[0].provider_data["gemini"] == {
+        "keys": {"thoughtSignature": "c2lnLTE="},
         "generated_id": True,
-        "thoughtSignature": "c2lnLTE=",
     }
     sent = contents([ChatMessage.user("x"), turn])[1]
     assert sent == model(
@@ -584,7 +585,7 @@ def test_parts_it_does_not_model_are_kept_and_content_is_the_answer_text() -> No
     """Thought, signed text, code and empty parts are kept with their positions; content is the non-thought text."""
     turn = gemini.from_response(GEMINI_3)
     assert turn.content == "I will check. One moment."
-    kept = turn.provider_data["gemini"]["parts"]
+    kept = turn.provider_data["gemini"]["items"]
     assert [position for position, _ in kept] == [0, 1, 2, 3, 5]
     assert kept[2] == [2, {"text": "One moment.", "thoughtSignature": "c2lnLTA="}]
 
@@ -657,12 +658,12 @@ def test_unknown_keys_of_call_and_response_parts_travel_back() -> None:
     messages = gemini.from_request(body)
     assert messages[1].tool_calls is not None
     assert messages[1].tool_calls[0].provider_data["gemini"] == {
-        "partMetadata": {"k": 1},
-        "functionCall": {"willContinue": False},
+        "keys": {"partMetadata": {"k": 1}},
+        "nested": {"functionCall": {"willContinue": False}},
     }
     assert messages[2].provider_data["gemini"] == {
-        "videoMetadata": {"v": 2},
-        "functionResponse": {"scheduling": "SILENT"},
+        "keys": {"videoMetadata": {"v": 2}},
+        "nested": {"functionResponse": {"scheduling": "SILENT"}},
     }
     assert gemini.to_request(messages)["contents"] == body
 
@@ -671,6 +672,45 @@ def test_null_keys_of_parts_carry_nothing() -> None:
     """Null values in parts (proto JSON "not set") are dropped: they do not force kept parts."""
     turn = gemini.from_response(response({"text": "a", "thought": None, "thoughtSignature": None}))
     assert turn == ChatMessage.assistant("a")
+
+
+def test_empty_keys_of_call_and_response_parts_carry_nothing() -> None:
+    """Empty values ("", [], {}) of a call's or result's other keys are not kept, as null ones are not
+    (the core's rule for unknown keys; they were kept before); 0 and false are kept."""
+    body = [
+        user({"text": "x"}),
+        model(
+            {
+                "functionCall": {
+                    "name": "f",
+                    "args": {},
+                    "id": "a",
+                    "willContinue": False,
+                    "partialArgs": [],
+                },
+                "thoughtSignature": "",
+                "partMetadata": {},
+            }
+        ),
+        user({"functionResponse": {"name": "f", "response": {"result": "ok"}, "id": "a", "scheduling": ""}}),
+    ]
+    messages = gemini.from_request(body)
+    assert messages[1].tool_calls is not None
+    assert messages[1].tool_calls[0].provider_data == {
+        "gemini": {"nested": {"functionCall": {"willContinue": False}}}
+    }
+    assert messages[2].provider_data == {}
+
+
+@pytest.mark.parametrize("role", ["system", "developer", "user"])
+def test_provider_data_on_a_text_turn_is_refused(role: str) -> None:
+    """Reading keeps nothing of a system or user turn, so a Gemini entry there is refused (it was ignored)."""
+    message = ChatMessage(role, "x", provider_data={"gemini": {"keys": {"thoughtSignature": "c2ln"}}})
+    with pytest.raises(InvalidMessage) as caught:
+        gemini.to_request([message])
+    assert str(caught.value) == (
+        "messages[0].provider_data.gemini.keys: is not data the Gemini codec writes (it writes none here), got dict"
+    )
 
 
 def test_changed_content_with_kept_parts_is_refused() -> None:
@@ -689,35 +729,47 @@ def test_changed_content_with_kept_parts_is_refused() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ("x", "messages[1].provider_data.gemini: must be an object, got 'x'"),
         (
-            {"parts": "x"},
-            "messages[1].provider_data.gemini.parts: must be a list of [position, part] pairs, got 'x'",
+            "x",
+            "messages[1].provider_data.gemini: must be an object (the data the Gemini codec read), got 'x'",
         ),
         (
-            {"parts": [[0]]},
-            "messages[1].provider_data.gemini.parts[0]: must be a [position, part] pair, got list",
-        ),
-        ({"parts": [[0, "x"]]}, "messages[1].provider_data.gemini.parts[0]: must be a [position, part] pair"),
-        (
-            {"parts": [["0", {"text": "a"}]]},
-            "messages[1].provider_data.gemini.parts[0][0]: must be a free position below 2",
+            {"items": "x"},
+            "messages[1].provider_data.gemini.items: must be an array of [position, item] pairs, got 'x'",
         ),
         (
-            {"parts": [[2, {"text": "a"}]]},
-            "messages[1].provider_data.gemini.parts[0][0]: must be a free position below 2",
+            {"items": [[0]]},
+            "messages[1].provider_data.gemini.items[0]: must be a [position, item] pair: an integer >= 0 and an"
+            " object, got list",
+        ),
+        ({"items": [[0, "x"]]}, "messages[1].provider_data.gemini.items[0]: must be a [position, item] pair"),
+        (
+            {"items": [["0", {"text": "a"}]]},
+            "messages[1].provider_data.gemini.items[0]: must be a [position, item] pair",
         ),
         (
-            {"parts": [[-1, {"text": "a"}]]},
-            "messages[1].provider_data.gemini.parts[0][0]: must be a free position",
+            {"items": [[2, {"text": "a"}]]},
+            "messages[1].provider_data.gemini.items[0][0]: must be a free position below 2",
         ),
         (
-            {"parts": [[True, {"text": "a"}]]},
-            "messages[1].provider_data.gemini.parts[0][0]: must be a free position",
+            {"items": [[-1, {"text": "a"}]]},
+            "messages[1].provider_data.gemini.items[0]: must be a [position, item] pair",
         ),
         (
-            {"parts": [[0, {"text": "a"}], [0, {"text": ""}]]},
-            "messages[1].provider_data.gemini.parts[1][0]: must be a free position below 3",
+            {"items": [[True, {"text": "a"}]]},
+            "messages[1].provider_data.gemini.items[0]: must be a [position, item] pair",
+        ),
+        (
+            {"items": [[0, {"text": "a"}], [0, {"text": ""}]]},
+            "messages[1].provider_data.gemini.items[1][0]: must be a free position below 3",
+        ),
+        (
+            {"parts": [[0, {"text": "a"}]]},
+            "messages[1].provider_data.gemini.parts: is not data the Gemini codec writes (it writes items)",
+        ),
+        (
+            {"keys": {"thoughtSignature": "c2ln"}},
+            "messages[1].provider_data.gemini.keys: is not data the Gemini codec writes (it writes items)",
         ),
     ],
 )
@@ -730,20 +782,60 @@ def test_malformed_kept_parts_are_refused(data: Any, message: str) -> None:
 
 
 def test_empty_kept_parts_mean_none() -> None:
-    """provider_data["gemini"] without parts (or with an empty list) sends content and calls as usual."""
-    turn = ChatMessage("assistant", "a", provider_data={"gemini": {"parts": [], "other": 1}})
+    """provider_data["gemini"] without items (or with an empty list) sends content and calls as usual;
+    a key reading never writes beside them is refused (it was ignored)."""
+    turn = ChatMessage("assistant", "a", provider_data={"gemini": {"items": []}})
     assert contents([ChatMessage.user("x"), turn])[1] == model({"text": "a"})
+    odd = ChatMessage("assistant", "a", provider_data={"gemini": {"items": [], "other": 1}})
+    with pytest.raises(InvalidMessage) as caught:
+        contents([ChatMessage.user("x"), odd])
+    assert str(caught.value) == (
+        "messages[1].provider_data.gemini.other: is not data the Gemini codec writes (it writes items), got 1"
+    )
 
 
 @pytest.mark.parametrize(
     ("where", "data", "message"),
     [
-        ("call", "x", "messages[1].tool_calls[0].provider_data.gemini: must be an object, got 'x'"),
-        ("result", 5, "messages[2].provider_data.gemini: must be an object, got 5"),
+        (
+            "call",
+            "x",
+            "messages[1].tool_calls[0].provider_data.gemini: must be an object (the data the Gemini codec read),"
+            " got 'x'",
+        ),
+        (
+            "result",
+            5,
+            "messages[2].provider_data.gemini: must be an object (the data the Gemini codec read), got 5",
+        ),
+        (
+            "call",
+            {"thoughtSignature": "c2ln"},
+            "messages[1].tool_calls[0].provider_data.gemini.thoughtSignature: is not data the Gemini codec writes"
+            " (it writes generated_id, keys, nested), got 'c2ln'",
+        ),
+        (
+            "result",
+            {"generated_id": True},
+            "messages[2].provider_data.gemini.generated_id: is not data the Gemini codec writes (it writes keys,"
+            " nested), got True",
+        ),
+        (
+            "call",
+            {"nested": {"functionResponse": {"x": 1}}},
+            "messages[1].tool_calls[0].provider_data.gemini.nested.functionResponse: is not a nested object the"
+            " Gemini codec keeps keys of (it keeps those of functionCall), got dict",
+        ),
+        (
+            "call",
+            {"keys": {"function_call": {}}},
+            "messages[1].tool_calls[0].provider_data.gemini.keys.function_call: is a key the Gemini codec writes"
+            " itself, not a kept key, got dict",
+        ),
     ],
 )
 def test_malformed_call_and_result_provider_data_is_refused(where: str, data: Any, message: str) -> None:
-    """provider_data["gemini"] of a call or a result must be an object of part keys."""
+    """provider_data["gemini"] of a call or a result holds only what reading keeps of its part."""
     call = ToolCall("c", "f", provider_data={"gemini": data} if where == "call" else None)
     result = ChatMessage(
         "tool", "ok", tool_call_id="c", provider_data={"gemini": data} if where == "result" else None
@@ -754,18 +846,32 @@ def test_malformed_call_and_result_provider_data_is_refused(where: str, data: An
     assert str(caught.value) == message
 
 
-def test_kept_function_keys_never_override_modelled_ones() -> None:
-    """A kept functionCall key named like a modelled one (name, args, id) does not replace it."""
+@pytest.mark.parametrize("key", ["id", "name", "args"])
+def test_kept_function_keys_never_override_modelled_ones(key: str) -> None:
+    """A kept functionCall key named like a modelled one (name, args, id) never replaces it: it is refused
+    (it was dropped silently); the other kept keys go back on the function object."""
+    kept_keys: dict[str, Any] = {"extra": 1}
     call = ToolCall(
         "c",
         "f",
         {"x": 1},
-        provider_data={
-            "gemini": {"generated_id": True, "functionCall": {"id": "zz", "name": "g", "extra": 1}}
-        },
+        provider_data={"gemini": {"generated_id": True, "nested": {"functionCall": kept_keys}}},
     )
     sent = contents([ChatMessage.user("x"), ChatMessage.assistant_tool_calls([call])])[1]
     assert sent == model({"functionCall": {"name": "f", "args": {"x": 1}, "extra": 1}})
+    kept_keys[key] = "zz"
+    call = ToolCall(
+        "c",
+        "f",
+        {"x": 1},
+        provider_data={"gemini": {"generated_id": True, "nested": {"functionCall": kept_keys}}},
+    )
+    with pytest.raises(InvalidToolCall) as caught:
+        contents([ChatMessage.user("x"), ChatMessage.assistant_tool_calls([call])])
+    assert str(caught.value) == (
+        f"messages[1].tool_calls[0].provider_data.gemini.nested.functionCall.{key}: "
+        "is a key the Gemini codec writes itself, not a kept key, got 'zz'"
+    )
 
 
 # -- from_response --------------------------------------------------------------------------

@@ -96,7 +96,7 @@ def calls(draw: st.DrawFn) -> list[ToolCall]:
     made = []
     for call_id in ids:
         signature = draw(st.none() | SIGNATURES)
-        data = None if signature is None else {"gemini": {"thoughtSignature": signature}}
+        data = None if signature is None else {"gemini": {"keys": {"thoughtSignature": signature}}}
         made.append(
             ToolCall(
                 call_id, draw(s.unicode_text(min_size=1, max_size=6)), draw(ARGUMENTS), provider_data=data

@@ -120,7 +120,7 @@ def test_thought_signature_stays_on_its_part() -> None:
     message = assemble([chunk(signed, finish="STOP")]).message()
     assert message == gemini.from_response(whole([signed]))
     assert message.tool_calls is not None
-    assert message.tool_calls[0].provider_data["gemini"]["thoughtSignature"] == "c2lnbmF0dXJl"
+    assert message.tool_calls[0].provider_data["gemini"]["keys"]["thoughtSignature"] == "c2lnbmF0dXJl"
 
 
 def test_signature_on_a_closing_empty_text_part_is_kept_in_place() -> None:

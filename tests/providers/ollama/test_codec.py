@@ -28,9 +28,10 @@ from toolturns import (
     ollama,
     openai,
 )
-from toolturns.providers._shared import RAW_ARGUMENTS_KEY, is_generated_id, mark_generated_id
+from toolturns.providers._native import is_generated_id, kept
+from toolturns.providers._shared import RAW_ARGUMENTS_KEY
 
-GENERATED = mark_generated_id("ollama")
+GENERATED = kept("ollama", generated_id=True)
 WEATHER = Tool(
     "get_weather",
     "Get the weather in a given city",
@@ -259,7 +260,7 @@ def test_generated_ids_are_never_sent() -> None:
 
 def test_other_providers_generated_ids_are_sent() -> None:
     """Only Ollama's own generated ids are withheld: an id another provider's codec made up is an id here."""
-    other = call("call_gemini", provider_data=mark_generated_id("gemini"))
+    other = call("call_gemini", provider_data=kept("gemini", generated_id=True))
     wire = wire_messages(loop(other))
     assert wire[1]["tool_calls"][0]["id"] == "call_gemini"
     assert wire[2]["tool_call_id"] == "call_gemini"
@@ -357,9 +358,11 @@ def test_kept_keys_are_sent_back_only_to_ollama() -> None:
 def test_other_providers_data_is_not_sent() -> None:
     """provider_data of other providers never reaches the Ollama wire."""
     messages = [
-        ChatMessage("assistant", "hi", provider_data={"anthropic": {"blocks": [{"type": "thinking"}]}}),
+        ChatMessage("assistant", "hi", provider_data={"anthropic": {"items": [[0, {"type": "thinking"}]]}}),
         ChatMessage(
-            "assistant", "", tool_calls=[call(provider_data={"gemini": {"thought_signature": "abc"}})]
+            "assistant",
+            "",
+            tool_calls=[call(provider_data={"gemini": {"keys": {"thoughtSignature": "abc"}}})],
         ),
     ]
     assert wire_messages(messages) == [
@@ -424,7 +427,7 @@ def test_kept_key_cannot_overwrite_a_result_field() -> None:
         (
             {"ollama": {"signature": "x"}},
             "messages[0].tool_calls[0].provider_data.ollama.signature: is not data the Ollama codec writes"
-            " (it writes function_keys, generated_id, keys), got 'x'",
+            " (it writes generated_id, keys, nested), got 'x'",
         ),
         (
             {"ollama": {"keys": {"function": {}}}},
@@ -432,18 +435,19 @@ def test_kept_key_cannot_overwrite_a_result_field() -> None:
             " not a kept key, got dict",
         ),
         (
-            {"ollama": {"function_keys": {"index": 3}}},
-            "messages[0].tool_calls[0].provider_data.ollama.function_keys.index: is a key the Ollama codec writes"
-            " itself, not a kept key, got 3",
+            {"ollama": {"nested": {"function": {"index": 3}}}},
+            "messages[0].tool_calls[0].provider_data.ollama.nested.function.index: is a key the Ollama codec"
+            " writes itself, not a kept key, got 3",
         ),
         (
-            {"ollama": {"function_keys": "x"}},
-            "messages[0].tool_calls[0].provider_data.ollama.function_keys: must be an object of native keys, got 'x'",
+            {"ollama": {"nested": {"function": "x"}}},
+            "messages[0].tool_calls[0].provider_data.ollama.nested.function: must be an object of native keys,"
+            " got 'x'",
         ),
     ],
 )
 def test_malformed_call_provider_data_is_an_error(provider_data: dict[str, Any], error: str) -> None:
-    """provider_data['ollama'] on a call holds only generated_id, keys and function_keys."""
+    """provider_data['ollama'] on a call holds only generated_id, keys and nested function keys."""
     with raises(InvalidToolCall, error):
         ollama.to_request([ChatMessage.assistant_tool_calls([call(provider_data=provider_data)])])
 
@@ -741,7 +745,7 @@ def test_unmodelled_call_and_function_keys_are_kept() -> None:
         ]
     )
     [read] = turn.tool_calls or ()
-    assert read.provider_data == {"ollama": {"keys": {"x": 1}, "function_keys": {"y": "z"}}}
+    assert read.provider_data == {"ollama": {"keys": {"x": 1}, "nested": {"function": {"y": "z"}}}}
     assert not read.extra
 
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.conftest import wire_examples
 from tests.property import strategies as s
 from toolturns import ChatMessage, MessageError, Role, ToolCall, ollama, openai
-from toolturns.providers._shared import is_generated_id, mark_generated_id
+from toolturns.providers._native import GENERATED_ID, is_generated_id
 
 # -- local strategies ---------------------------------------------------------------------
 
@@ -69,11 +69,11 @@ _DATA = {
 def _call_data(draw: st.DrawFn) -> dict[str, Any] | None:
     ollama_data: dict[str, Any] = {}
     if draw(st.booleans()):
-        ollama_data.update(mark_generated_id("ollama")["ollama"])
+        ollama_data[GENERATED_ID] = True
     if draw(st.booleans()):
         ollama_data["keys"] = draw(_CALL_KEPT)
     if draw(st.booleans()):
-        ollama_data["function_keys"] = draw(_CALL_KEPT)
+        ollama_data["nested"] = {"function": draw(_CALL_KEPT)}
     data: dict[str, Any] = draw(_OTHERS)
     if ollama_data:
         data["ollama"] = ollama_data

@@ -24,7 +24,7 @@ from toolturns import (
     ToolCall,
     ollama,
 )
-from toolturns.providers._shared import is_generated_id
+from toolturns.providers._native import is_generated_id
 
 EXAMPLES = wire_examples("ollama", "stream_chunks")
 WEATHER = {"function": {"name": "get_weather", "arguments": {"city": "Tokyo"}}}

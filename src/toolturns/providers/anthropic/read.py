@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..._errors import InvalidMessage, InvalidToolCall, describe
-from ..._extra import carries_nothing
+from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._json import join_key
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
+from .._native import kept, unmodelled
 from .._shared import (
     arguments_text_from_object_wire,
     at,
@@ -20,7 +20,7 @@ _PROVIDER = "anthropic"
 
 
 # Keys of native blocks that toolturns models; any other key of a tool_use,
-# tool_result or system text block travels in provider_data["anthropic"]["block"].
+# tool_result or system text block travels in provider_data["anthropic"]["keys"].
 _TEXT_KEYS = frozenset({"type", "text"})
 _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 _TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
@@ -183,12 +183,12 @@ def _read_assistant(content: object) -> ChatMessage:
     texts: list[str] = []
     calls: list[ToolCall] = []
     first_seen: dict[str, int] = {}
-    stored: list[list[Any]] = []
+    layout = Layout()
     for number, block in enumerate(_blocks(content)):
         with at(f"content[{number}]"):
             kind = block["type"]
             if kind == "text":
-                texts.append(_read_text(block))
+                texts.append(layout.text(_read_text(block)))
             elif kind == "tool_use":
                 call = _read_tool_use(block)
                 if call.id in first_seen:
@@ -198,7 +198,7 @@ def _read_assistant(content: object) -> ChatMessage:
                         describe(block["id"]),
                     )
                 first_seen[call.id] = number
-                calls.append(call)
+                calls.append(layout.call(call))
             elif kind == "tool_result":
                 raise InvalidMessage(
                     "type",
@@ -208,13 +208,46 @@ def _read_assistant(content: object) -> ChatMessage:
             else:
                 # thinking, redacted_thinking, server_tool_use, web_search_tool_result...:
                 # kept unchanged, with their position, for to_request to replay.
-                stored.append([number, block])
+                layout.keep(block)
     return ChatMessage(
         Role.ASSISTANT,
         "".join(texts),
         tool_calls=calls or None,
-        provider_data={_PROVIDER: {"blocks": stored}} if stored else None,
+        provider_data=kept(_PROVIDER, items=layout.kept),
     )
+
+
+class Layout:
+    """Where each block kept from an assistant turn goes back among the blocks ``to_request`` writes.
+
+    ``to_request`` writes the turn's text as one block (none when it is
+    empty), then its calls, and puts each kept block back at its position
+    among all of them. So a position counts the first text block with text,
+    every tool_use and every kept block before it, but not the text blocks
+    that join the first one, nor empty ones: else a kept block after them
+    would stand past the end of what is written.
+    """
+
+    __slots__ = ("_has_text", "_next", "kept")
+
+    def __init__(self) -> None:
+        self.kept: list[tuple[int, dict[str, Any]]] = []
+        self._next = 0
+        self._has_text = False
+
+    def text(self, text: str) -> str:
+        if text and not self._has_text:
+            self._has_text = True
+            self._next += 1
+        return text
+
+    def call(self, call: ToolCall) -> ToolCall:
+        self._next += 1
+        return call
+
+    def keep(self, block: Mapping[str, Any]) -> None:
+        self.kept.append((self._next, dict(block)))
+        self._next += 1
 
 
 def _text_block(block: object, rule: str) -> Mapping[str, Any]:
@@ -243,7 +276,7 @@ def _read_tool_use(block: Mapping[str, Any]) -> ToolCall:
     if not isinstance(value, Mapping):
         raise InvalidToolCall("input", "must be an object (the arguments)", describe(value))
     arguments = arguments_text_from_object_wire(value, path="input", call_id=call_id, name=name)
-    return ToolCall(call_id, name, arguments, provider_data=kept_keys(block, _TOOL_USE_KEYS))
+    return ToolCall(call_id, name, arguments, provider_data=kept_keys(block, _TOOL_USE_KEYS, InvalidToolCall))
 
 
 def _read_tool_result(block: Mapping[str, Any]) -> ChatMessage:
@@ -277,8 +310,8 @@ def _result_text(content: object) -> str:
     return "".join(parts)
 
 
-def kept_keys(block: Mapping[str, Any], modelled: frozenset[str]) -> dict[str, Any] | None:
-    """The provider_data that keeps a block's unmodelled keys, or None."""
-    # The core's rule for unknown keys: null and empty values carry nothing.
-    kept = {key: value for key, value in block.items() if key not in modelled and not carries_nothing(value)}
-    return {_PROVIDER: {"block": kept}} if kept else None
+def kept_keys(
+    block: Mapping[str, Any], modelled: frozenset[str], error: type[MessageError] = InvalidMessage
+) -> dict[str, Any] | None:
+    """The provider_data that keeps a block's unmodelled keys (``cache_control``, ``caller``), or None."""
+    return kept(_PROVIDER, keys=unmodelled(block, modelled, error=error))

@@ -9,6 +9,7 @@ from ..._json import decode
 from ..._message import ChatMessage, Role
 from ..._stream import PartialToolCall
 from ..._tool_call import ToolCall
+from .._native import kept
 from .._shared import (
     RAW_ARGUMENTS_KEY,
     arguments_text_from_object_wire,
@@ -16,7 +17,7 @@ from .._shared import (
 )
 from .._stream import Assembler
 from .ids import read_id
-from .read import kept_keys
+from .read import Layout, kept_keys
 
 _PROVIDER = "anthropic"
 
@@ -66,7 +67,7 @@ class StreamAssembler(Assembler):
     gives for the same response sent whole: text blocks joined, ``tool_use``
     blocks as calls (ids decoded, unknown block keys such as ``caller`` kept),
     thinking, redacted thinking and every other block kept unchanged with its
-    position in ``provider_data["anthropic"]["blocks"]``, so the turn replays
+    position in ``provider_data["anthropic"]["items"]``, so the turn replays
     like a non-streamed one. A call's argument text is the model's own
     ``partial_json`` fragments joined, never completed or repaired.
 
@@ -295,20 +296,20 @@ class StreamAssembler(Assembler):
     def _build(self) -> ChatMessage:
         texts: list[str] = []
         calls: list[ToolCall] = []
-        stored: list[list[Any]] = []
+        layout = Layout()  # the positions from_response gives the kept blocks
         for number, block in enumerate(self._blocks):
             if block.kind == "text":
-                texts.append(_joined_text(block))
+                texts.append(layout.text(_joined_text(block)))
             elif block.kind == "tool_use":
                 with at(f"content[{number}]"):
-                    calls.append(_stream_call(block))
+                    calls.append(layout.call(_stream_call(block)))
             else:
-                stored.append([number, _stored_block(block)])
+                layout.keep(_stored_block(block))
         return ChatMessage(
             Role.ASSISTANT,
             "".join(texts),
             tool_calls=calls or None,
-            provider_data={_PROVIDER: {"blocks": stored}} if stored else None,
+            provider_data=kept(_PROVIDER, items=layout.kept),
         )
 
     def _content(self) -> str:
@@ -360,7 +361,7 @@ def _stream_call(block: _Block) -> ToolCall:
         if text.strip()
         else arguments_text_from_object_wire(start.get("input", {}), path="input", call_id=call_id, name=name)
     )
-    return ToolCall(call_id, name, arguments, provider_data=kept_keys(start, _TOOL_USE_KEYS))
+    return ToolCall(call_id, name, arguments, provider_data=kept_keys(start, _TOOL_USE_KEYS, InvalidToolCall))
 
 
 def _stored_block(block: _Block) -> dict[str, Any]:

@@ -6,20 +6,20 @@ start of the next user turn."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
+from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._json import join_key
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
+from .._native import ITEMS, Replay, placed
 from .._shared import (
     arguments_for_object_wire,
     at,
     check_messages,
     check_tools,
-    provider_entry,
 )
 from .ids import wire_id
 from .tools import tool_definition
@@ -28,7 +28,7 @@ _PROVIDER = "anthropic"
 
 
 # Keys of native blocks that toolturns models; any other key of a tool_use,
-# tool_result or system text block travels in provider_data["anthropic"]["block"].
+# tool_result or system text block travels in provider_data["anthropic"]["keys"].
 _TEXT_KEYS = frozenset({"type", "text"})
 _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 _TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
@@ -100,6 +100,8 @@ def to_request(
             wire.append(turn)
             continue
         if message.role is Role.USER:
+            with at(f"messages[{index}]"):
+                _user_text(message)
             wire.append({"role": "user", "content": message.content})
         else:
             with at(f"messages[{index}]"):
@@ -129,25 +131,39 @@ def _results_turn(conversation: Sequence[tuple[int, ChatMessage]], start: int) -
     previous = conversation[start - 1] if start else None
     content = _tool_result_blocks(conversation[start:end], previous)
     if end < len(conversation):
-        after = conversation[end][1]
+        index, after = conversation[end]
         if after.role is Role.USER and after.content:
-            content.append({"type": "text", "text": after.content})
+            with at(f"messages[{index}]"):
+                content.append({"type": "text", "text": _user_text(after)})
             end += 1
     return {"role": "user", "content": content}, end
 
 
 def _system_block(message: ChatMessage) -> dict[str, Any] | None:
+    keys = Replay(message.provider_data, _PROVIDER, InvalidMessage, keys=_TEXT_KEYS).keys
     # An empty system message carries no instruction, and Anthropic answers 400
     # to an empty text block ("text content blocks must be non-empty").
     if not message.content:
         return None
-    block: dict[str, Any] = {"type": "text", "text": message.content}
-    return _with_block_keys(block, message.provider_data, _TEXT_KEYS, InvalidMessage)
+    return {"type": "text", "text": message.content, **keys}
+
+
+def _user_text(message: ChatMessage) -> str:
+    """A user message's text; reading keeps nothing of a user turn, so its provider_data holds nothing."""
+    Replay(message.provider_data, _PROVIDER, InvalidMessage)
+    return message.content
 
 
 def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, Any]:
-    stored = _stored_blocks(message.provider_data)
-    if not message.tool_calls and not stored:
+    replay = Replay(message.provider_data, _PROVIDER, InvalidMessage, items=True)
+    for number, (_, block) in enumerate(replay.items):
+        if not isinstance(block.get("type"), str):
+            raise InvalidMessage(
+                f"{join_key(replay.path, ITEMS)}[{number}][1].type",
+                "must be a string: a kept item is a content block",
+                describe(block.get("type")),
+            )
+    if not message.tool_calls and not replay.items:
         return {"role": "assistant", "content": message.content}
     content: list[dict[str, Any]] = []
     if message.content:  # an empty text block is a 400
@@ -158,9 +174,7 @@ def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, An
     # Thinking blocks go back where they were, unchanged: Anthropic rejects a
     # tool-use continuation whose thinking blocks were dropped or modified
     # (https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking).
-    for place, block in stored:
-        content.insert(place, block)
-    return {"role": "assistant", "content": content}
+    return {"role": "assistant", "content": placed(replay, content)}
 
 
 def _tool_use_block(call: ToolCall, keep_invalid: bool) -> dict[str, Any]:
@@ -170,7 +184,8 @@ def _tool_use_block(call: ToolCall, keep_invalid: bool) -> dict[str, Any]:
         "name": call.name,
         "input": arguments_for_object_wire(call, provider=_PROVIDER, keep_invalid=keep_invalid),
     }
-    return _with_block_keys(block, call.provider_data, _TOOL_USE_KEYS, InvalidToolCall)
+    block.update(Replay(call.provider_data, _PROVIDER, InvalidToolCall, keys=_TOOL_USE_KEYS).keys)
+    return block
 
 
 def _tool_result_blocks(
@@ -207,52 +222,5 @@ def _tool_result_block(message: ChatMessage) -> dict[str, Any]:
         block["content"] = message.content
     if message.is_error:
         block["is_error"] = True
-    return _with_block_keys(block, message.provider_data, _TOOL_RESULT_KEYS, InvalidMessage)
-
-
-def _with_block_keys(
-    block: dict[str, Any],
-    provider_data: Mapping[str, Any],
-    modelled: frozenset[str],
-    error: type[MessageError],
-) -> dict[str, Any]:
-    """``block`` plus the native keys kept from reading it (``caller``, ``cache_control``)."""
-    keys = provider_entry(provider_data, _PROVIDER, error).get("block")
-    if keys is None:
-        return block
-    path = f"provider_data.{_PROVIDER}.block"
-    if not isinstance(keys, Mapping):
-        raise error(path, "must be an object of native block keys", describe(keys))
-    for key, value in keys.items():
-        if key in modelled:
-            raise error(join_key(path, key), "is a key toolturns writes itself", describe(value))
-        block[key] = value
+    block.update(Replay(message.provider_data, _PROVIDER, InvalidMessage, keys=_TOOL_RESULT_KEYS).keys)
     return block
-
-
-def _stored_blocks(provider_data: Mapping[str, Any]) -> list[tuple[int, dict[str, Any]]]:
-    """The kept native blocks of an assistant turn, as (position, block), by position."""
-    blocks = provider_entry(provider_data, _PROVIDER, InvalidMessage).get("blocks")
-    if blocks is None:
-        return []
-    path = f"provider_data.{_PROVIDER}.blocks"
-    if not isinstance(blocks, list):
-        raise InvalidMessage(path, "must be an array of [position, block] pairs", describe(blocks))
-    stored = []
-    for number, item in enumerate(blocks):
-        if not (
-            isinstance(item, list)
-            and len(item) == 2
-            and type(item[0]) is int
-            and item[0] >= 0
-            and isinstance(item[1], dict)
-            and isinstance(item[1].get("type"), str)
-        ):
-            raise InvalidMessage(
-                f"{path}[{number}]",
-                "must be a [position, block] pair: an integer >= 0 and an object with a string type",
-                describe(item),
-            )
-        stored.append((item[0], item[1]))
-    stored.sort(key=lambda pair: pair[0])  # stable: equal positions keep their order
-    return stored

@@ -15,12 +15,12 @@ from ..._errors import (
 from ..._json import encode
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
+from .._native import kept, unmodelled
 from .._shared import (
     OpenCalls,
     arguments_text_from_object_wire,
     at,
     generated_id,
-    mark_generated_id,
 )
 from .parts import answer_text, fields, keys_of, parts_of
 
@@ -28,7 +28,8 @@ _PROVIDER = "gemini"
 
 
 # The keys of functionCall / functionResponse that toolturns models; any other
-# key travels in provider_data["gemini"] and goes back where it came from.
+# key travels in provider_data["gemini"]["nested"] and goes back where it came
+# from, as the part's other keys (thoughtSignature) do in ["keys"].
 _CALL_KEYS = frozenset({"name", "args", "id"})
 _RESPONSE_KEYS = frozenset({"name", "response", "id"})
 
@@ -93,7 +94,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
 
     >>> turn = from_response({"candidates": [{"content": {"role": "model", "parts": [
     ...     {"functionCall": {"name": "get_time", "args": {}}, "thoughtSignature": "c2ln"}]}}]})
-    >>> turn.tool_calls[0].provider_data["gemini"]["thoughtSignature"]
+    >>> turn.tool_calls[0].provider_data["gemini"]["keys"]["thoughtSignature"]
     'c2ln'
     """
     body = fields(body, "a generateContent response object")
@@ -185,7 +186,7 @@ class Reader:
         if response and role is not None and role != "model":
             raise InvalidMessage("role", "must be 'model' in a response", describe(role))
         calls: list[ToolCall] = []
-        kept: list[list[Any]] = []
+        others: list[tuple[int, dict[Any, Any]]] = []  # the parts that are not calls
         texts: list[str] = []
         ids: dict[str, int] = {}
         for position, raw in enumerate(parts_of(content)):
@@ -199,10 +200,10 @@ class Reader:
                 if "text" in part and not isinstance(part["text"], str):
                     raise InvalidMessage("text", "must be a string", describe(part["text"]))
                 texts.append(answer_text(part) or "")
-                kept.append([position, part])
+                others.append((position, part))
         text = "".join(texts)
         self.calls.open(calls)
-        replay = None if _rebuilt(kept, text, len(calls)) else {_PROVIDER: {"parts": kept}}
+        replay = None if _rebuilt(others, text, len(calls)) else kept(_PROVIDER, items=others)
         return ChatMessage(Role.ASSISTANT, text, tool_calls=calls or None, provider_data=replay)
 
     def user(self, content: Mapping[Any, Any]) -> list[ChatMessage]:
@@ -245,13 +246,12 @@ class Reader:
             content, is_error = _response_text(response)
             call_id = _id(function, InvalidMessage)
             call_id = self.answer(call_id, name)
-        kept = _kept_keys(part, "functionResponse", function, _RESPONSE_KEYS)
         return ChatMessage(
             Role.TOOL,
             content,
             tool_call_id=call_id,
             is_error=is_error,
-            provider_data={_PROVIDER: kept} if kept else None,
+            provider_data=_kept_keys(part, "functionResponse", function, _RESPONSE_KEYS, InvalidMessage),
         )
 
     def answer(self, call_id: str | None, name: str) -> str:
@@ -281,15 +281,15 @@ def read_call(part: dict[Any, Any], seed: tuple[object, ...], ids: dict[str, int
                 f"must be unique within the content (parts[{ids[call_id]}] has it too)",
                 describe(call_id),
             )
-    kept = _kept_keys(part, "functionCall", function, _CALL_KEYS)
+    made_up = call_id is None
     if call_id is None:
         # Gemini often sends no id: make one up from where the call stands and
         # what it is, so the same body always reads the same; never sent back.
         call_id = generated_id(_PROVIDER, *seed, name, arguments)
-        kept.update(mark_generated_id(_PROVIDER)[_PROVIDER])
     else:
         ids[call_id] = position
-    return ToolCall(call_id, name, arguments, provider_data={_PROVIDER: kept} if kept else None)
+    data = _kept_keys(part, "functionCall", function, _CALL_KEYS, InvalidToolCall, generated=made_up)
+    return ToolCall(call_id, name, arguments, provider_data=data)
 
 
 def _name(function: Mapping[Any, Any], error: type[MessageError]) -> str:
@@ -333,17 +333,28 @@ def _response_text(response: Mapping[Any, Any]) -> tuple[str, bool]:
 
 
 def _kept_keys(
-    part: Mapping[Any, Any], key: str, function: Mapping[Any, Any], modelled: frozenset[str]
-) -> dict[str, Any]:
-    """The keys of a part and of its function object that toolturns does not model."""
-    kept = {name: value for name, value in part.items() if name != key}
-    inner = {name: value for name, value in function.items() if name not in modelled}
-    if inner:
-        kept[key] = inner
-    return kept
+    part: Mapping[Any, Any],
+    key: str,
+    function: Mapping[Any, Any],
+    modelled: frozenset[str],
+    error: type[MessageError],
+    *,
+    generated: bool = False,
+) -> dict[str, Any] | None:
+    """The provider_data keeping what toolturns does not model of a call or response part.
+
+    The part's other keys (``thoughtSignature``), and those of its function
+    object (``functionCall.willContinue``), nested under its key.
+    """
+    return kept(
+        _PROVIDER,
+        keys=unmodelled(part, frozenset({key}), error=error),
+        nested={key: unmodelled(function, modelled, path=key, error=error)},
+        generated_id=generated,
+    )
 
 
-def _rebuilt(kept: list[list[Any]], text: str, call_count: int) -> bool:
+def _rebuilt(kept: Sequence[tuple[int, Mapping[Any, Any]]], text: str, call_count: int) -> bool:
     """Whether content and calls alone give back these non-call parts, where they were.
 
     They do for one plain text part before the calls (or none, with calls and

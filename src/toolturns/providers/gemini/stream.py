@@ -85,7 +85,7 @@ class StreamAssembler(Assembler):
     >>> turn = assembler.message()
     >>> turn.content, turn.tool_calls[0].name, turn.tool_calls[0].arguments
     ('Let me check.', 'get_weather', {'city': 'Paris'})
-    >>> turn.tool_calls[0].provider_data["gemini"]["thoughtSignature"]
+    >>> turn.tool_calls[0].provider_data["gemini"]["keys"]["thoughtSignature"]
     'c2ln'
     >>> assembler.finish_reason, assembler.ended, assembler.usage["totalTokenCount"]
     ('STOP', True, 30)

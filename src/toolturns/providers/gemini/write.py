@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,14 +15,12 @@ from ..._json import exact_object
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
+from .._native import Replay, placed
 from .._shared import (
-    GENERATED_ID_KEY,
     arguments_for_object_wire,
     at,
     check_messages,
     check_tools,
-    is_generated_id,
-    provider_entry,
 )
 from .parts import answer_text
 from .tools import tool_definition
@@ -41,9 +39,14 @@ _ORDER_400 = (
 )
 
 # The keys of functionCall / functionResponse that toolturns models; any other
-# key travels in provider_data["gemini"] and goes back where it came from.
+# key travels in provider_data["gemini"]["nested"] and goes back where it came
+# from, as the part's other keys (thoughtSignature) do in ["keys"].
 _CALL_KEYS = frozenset({"name", "args", "id"})
 _RESPONSE_KEYS = frozenset({"name", "response", "id"})
+# The part keys toolturns writes itself, in both spellings the API reads: a
+# kept key may not add a second function object to the part.
+_CALL_PART_KEYS = frozenset({"functionCall", "function_call"})
+_RESPONSE_PART_KEYS = frozenset({"functionResponse", "function_response"})
 
 
 # A functionResponse.response that reads back as something other than the
@@ -127,6 +130,10 @@ class _Writer:
             self.add_result(index, message)
             return
         self.close_turn(at_end=False)
+        if message.role in SYSTEM_ROLES or message.role is Role.USER:
+            # Reading keeps nothing of a system or user turn (text parts only).
+            with at(f"messages[{index}]"):
+                Replay(message.provider_data, _PROVIDER, InvalidMessage)
         if message.role in SYSTEM_ROLES:
             # Gemini has one system channel, outside the contents.
             self.system.append({"text": message.content})
@@ -162,11 +169,11 @@ class _Writer:
     def call_part(self, index: int, position: int, call: ToolCall) -> dict[str, Any]:
         with at(f"messages[{index}].tool_calls[{position}]"):
             args = arguments_for_object_wire(call, provider=_PROVIDER, keep_invalid=self.keep_invalid)
-            kept = provider_entry(call.provider_data, _PROVIDER, InvalidToolCall)
+            replay = _call_replay(call)
         function: dict[str, Any] = {"name": call.name, "args": args}
-        if not is_generated_id(call, _PROVIDER):  # a made-up id was never Gemini's
+        if not replay.generated_id:  # a made-up id was never Gemini's
             function["id"] = call.id
-        return _part("functionCall", function, _CALL_KEYS, kept)
+        return _part("functionCall", function, replay)
 
     def add_result(self, index: int, message: ChatMessage) -> None:
         call_id = message.tool_call_id
@@ -213,14 +220,32 @@ class _Writer:
         self.contents.append({"role": "user", "parts": parts})
 
 
+def _call_replay(call: ToolCall) -> Replay:
+    return Replay(
+        call.provider_data,
+        _PROVIDER,
+        InvalidToolCall,
+        keys=_CALL_PART_KEYS,
+        nested={"functionCall": _CALL_KEYS},
+        generated_id=True,
+    )
+
+
 def _response_part(index: int, message: ChatMessage, call: ToolCall) -> dict[str, Any]:
     with at(f"messages[{index}]"):
-        kept = provider_entry(message.provider_data, _PROVIDER, InvalidMessage)
+        replay = Replay(
+            message.provider_data,
+            _PROVIDER,
+            InvalidMessage,
+            keys=_RESPONSE_PART_KEYS,
+            nested={"functionResponse": _RESPONSE_KEYS},
+        )
     response = {"error": message.content} if message.is_error else _response_object(message.content)
     function: dict[str, Any] = {"name": call.name, "response": response}
-    if not is_generated_id(call, _PROVIDER):
+    # The call's provider_data was checked when its turn was written.
+    if not _call_replay(call).generated_id:
         function["id"] = call.id
-    return _part("functionResponse", function, _RESPONSE_KEYS, kept)
+    return _part("functionResponse", function, replay)
 
 
 def _response_object(text: str) -> dict[str, Any]:
@@ -235,59 +260,28 @@ def _response_object(text: str) -> dict[str, Any]:
 
 def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The parts of a model content: the kept layout, or text then calls."""
-    kept = _kept_parts(index, message, len(call_parts))
-    if kept is None:
-        parts = [{"text": message.content}] if message.content else []
-        parts += call_parts
-        # Gemini wants at least one part; an empty turn says "".
-        return parts or [{"text": ""}]
-    calls = iter(call_parts)
-    return [part if part is not None else next(calls) for part in kept]
-
-
-def _kept_parts(index: int, message: ChatMessage, call_count: int) -> list[dict[str, Any] | None] | None:
-    """The parts read from Gemini and kept in provider_data, at their positions (None: a call)."""
     with at(f"messages[{index}]"):
-        data = provider_entry(message.provider_data, _PROVIDER, InvalidMessage)
-    stored = data.get("parts")
-    if stored is None or stored == []:
-        return None
-    where = f"messages[{index}].provider_data.gemini.parts"
-    if not isinstance(stored, list):
-        raise InvalidMessage(where, "must be a list of [position, part] pairs", describe(stored))
-    slots: list[dict[str, Any] | None] = [None] * (len(stored) + call_count)
-    for number, item in enumerate(stored):
-        if not (isinstance(item, list) and len(item) == 2 and isinstance(item[1], dict)):
-            raise InvalidMessage(f"{where}[{number}]", "must be a [position, part] pair", describe(item))
-        position = item[0]
-        if type(position) is not int or not 0 <= position < len(slots) or slots[position] is not None:
+        replay = Replay(message.provider_data, _PROVIDER, InvalidMessage, items=True)
+        if not replay.items:
+            parts = [{"text": message.content}] if message.content else []
+            parts += call_parts
+            # Gemini wants at least one part; an empty turn says "".
+            return parts or [{"text": ""}]
+        # The parts read from Gemini go back as they were, the calls in the places left.
+        parts = placed(replay, call_parts)
+        text = "".join(answer_text(part) or "" for _, part in replay.items)
+        if text != message.content:
             raise InvalidMessage(
-                f"{where}[{number}][0]",
-                f"must be a free position below {len(slots)} (the parts kept plus the calls)",
-                describe(position),
+                "content",
+                f"must be the text of the parts kept in provider_data['gemini'] ({text[:30]!r}...): "
+                "drop provider_data['gemini'] to send other text",
+                describe(message.content),
             )
-        slots[position] = item[1]
-    text = "".join(answer_text(part) or "" for part in slots if part is not None)
-    if text != message.content:
-        raise InvalidMessage(
-            f"messages[{index}].content",
-            f"must be the text of the parts kept in provider_data['gemini'] ({text[:30]!r}...): "
-            "drop provider_data['gemini'] to send other text",
-            describe(message.content),
-        )
-    return slots
+        return parts
 
 
-def _part(
-    key: str, function: dict[str, Any], modelled: frozenset[str], kept: Mapping[str, Any]
-) -> dict[str, Any]:
+def _part(key: str, function: dict[str, Any], replay: Replay) -> dict[str, Any]:
     """A functionCall/functionResponse part with the keys kept from the part it was read from."""
-    inner = kept.get(key)
-    if isinstance(inner, dict):
-        function.update((name, value) for name, value in inner.items() if name not in modelled)
-    part: dict[str, Any] = {key: function}
-    # thoughtSignature above all: Gemini 3 rejects a call turn without it. The
-    # generated-id marker sits next to the part's keys but is toolturns' own;
-    # reading spells part keys in camelCase, so no part key is named like it.
-    part.update((name, value) for name, value in kept.items() if name != key and name != GENERATED_ID_KEY)
-    return part
+    function.update(replay.nested[key])
+    # thoughtSignature above all: Gemini 3 rejects a call turn without it.
+    return {key: function, **replay.keys}

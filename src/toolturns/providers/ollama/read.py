@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
-from ..._extra import Extra
+from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._json import value_key
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
+from .._native import kept, unmodelled
 from .._shared import (
     OpenCalls,
     arguments_text_from_object_wire,
     at,
     generated_id,
-    mark_generated_id,
 )
 
 _PROVIDER = "ollama"
@@ -198,8 +196,7 @@ def _read_message(item: object, seed: tuple[object, ...], calls: _CallsRead) -> 
         content = ""
     is_result = role == Role.TOOL.value
     tool_calls = _read_calls(item.get("tool_calls"), seed)
-    kept = _unmodelled(item, _RESULT_KEYS if is_result else _MESSAGE_KEYS, "", InvalidMessage)
-    provider_data = {_PROVIDER: {"keys": kept}} if kept else None
+    provider_data = kept(_PROVIDER, keys=unmodelled(item, _RESULT_KEYS if is_result else _MESSAGE_KEYS))
     if is_result:
         call_id = calls.answer(item.get("tool_call_id"), item.get("tool_name"))
         return ChatMessage(
@@ -248,19 +245,18 @@ def read_call(item: object, seed: tuple[object, ...]) -> ToolCall:
     if call_id is not None and not isinstance(call_id, str):
         raise InvalidToolCall("id", "must be a string", describe(call_id))
     arguments_json = _arguments_text(function.get("arguments"), call_id or None, name)
-    data: dict[str, Any] = {}
-    if not call_id:  # missing, null or "" (Go's zero value, left out by omitempty)
+    made_up = not call_id  # missing, null or "" (Go's zero value, left out by omitempty)
+    if not call_id:
         # Seeded with the arguments' value, not their layout: the same call
         # read from text or from the object toolturns sent gets the same id.
         call_id = generated_id(_PROVIDER, *seed, name, value_key(arguments_json))
-        data.update(mark_generated_id(_PROVIDER)[_PROVIDER])
-    kept = _unmodelled(item, _CALL_KEYS, "", InvalidToolCall)
-    if kept:
-        data["keys"] = kept
-    kept_in_function = _unmodelled(function, _FUNCTION_KEYS, "function", InvalidToolCall)
-    if kept_in_function:
-        data["function_keys"] = kept_in_function
-    return ToolCall(call_id, name, arguments_json, provider_data={_PROVIDER: data} if data else None)
+    data = kept(
+        _PROVIDER,
+        keys=unmodelled(item, _CALL_KEYS, error=InvalidToolCall),
+        nested={"function": unmodelled(function, _FUNCTION_KEYS, path="function", error=InvalidToolCall)},
+        generated_id=made_up,
+    )
+    return ToolCall(call_id, name, arguments_json, provider_data=data)
 
 
 def _arguments_text(value: object, call_id: str | None, name: str) -> str:
@@ -269,12 +265,3 @@ def _arguments_text(value: object, call_id: str | None, name: str) -> str:
     if value is not None and not isinstance(value, (str, Mapping)):
         raise InvalidToolCall("function.arguments", "must be an object (or JSON text)", describe(value))
     return arguments_text_from_object_wire(value, path="function.arguments", call_id=call_id, name=name)
-
-
-def _unmodelled(
-    mapping: Mapping[Any, Any], modelled: frozenset[str], path: str, error: type[MessageError]
-) -> dict[str, Any]:
-    """The keys of a native object this codec does not model, checked as JSON;
-    null and empty values carry nothing and are dropped."""
-    rest = {key: value for key, value in mapping.items() if key not in modelled}
-    return Extra.build(rest, path=path, reserved=frozenset(), error=error).to_dict() if rest else {}

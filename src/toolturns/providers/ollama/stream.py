@@ -8,9 +8,9 @@ from ..._errors import InvalidStream, describe
 from ..._message import ChatMessage, Role
 from ..._stream import PartialToolCall
 from ..._tool_call import ToolCall
+from .._native import is_generated_id
 from .._shared import (
     at,
-    is_generated_id,
 )
 from .._stream import Assembler, OtherKeys
 from .read import from_response, read_call

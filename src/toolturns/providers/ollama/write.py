@@ -5,18 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
-from ..._json import join_key
+from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._message import ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
+from .._native import Replay
 from .._shared import (
-    GENERATED_ID_KEY,
     arguments_for_object_wire,
     at,
     check_messages,
     check_tools,
-    is_generated_id,
 )
 from .tools import tool_definition
 
@@ -46,10 +44,6 @@ _CALL_KEYS = frozenset({"id", "type", "function"})
 # ToolCallFunction.Index): the order of the calls says the same, so it is read
 # and dropped.
 _FUNCTION_KEYS = frozenset({"index", "name", "arguments"})
-
-# What provider_data["ollama"] may hold, on a message and on a call.
-_MESSAGE_DATA = frozenset({"keys"})
-_CALL_DATA = frozenset({GENERATED_ID_KEY, "keys", "function_keys"})
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -122,8 +116,7 @@ def _message_to_wire(
             with at(f"tool_calls[{index}]"):
                 calls.append(_call_to_wire(call, keep_invalid))
         wire["tool_calls"] = calls
-    entry = _replay_entry(message.provider_data, _MESSAGE_DATA, InvalidMessage)
-    wire.update(_replayed_keys(entry, "keys", reserved, InvalidMessage))
+    wire.update(Replay(message.provider_data, _PROVIDER, InvalidMessage, keys=reserved).keys)
     return wire
 
 
@@ -141,61 +134,35 @@ def _result_fields(message: ChatMessage, calls_by_id: Mapping[str, ToolCall]) ->
             describe(call_id),
         )
     fields = {"tool_name": call.name}
-    if not is_generated_id(call, _PROVIDER):
+    # The call's provider_data was checked when its turn was written.
+    if not _call_replay(call).generated_id:
         fields["tool_call_id"] = call.id
     return fields
 
 
+def _call_replay(call: ToolCall) -> Replay:
+    return Replay(
+        call.provider_data,
+        _PROVIDER,
+        InvalidToolCall,
+        keys=_CALL_KEYS,
+        nested={"function": _FUNCTION_KEYS},
+        generated_id=True,
+    )
+
+
 def _call_to_wire(call: ToolCall, keep_invalid: bool) -> dict[str, Any]:
-    entry = _replay_entry(call.provider_data, _CALL_DATA, InvalidToolCall)
+    replay = _call_replay(call)
     # function.arguments must be an object: Ollama answers 400 to a string
     # (api/types.go, ToolCallFunctionArguments is a map).
     function: dict[str, Any] = {
         "name": call.name,
         "arguments": arguments_for_object_wire(call, provider=_DISPLAY_NAME, keep_invalid=keep_invalid),
     }
-    function.update(_replayed_keys(entry, "function_keys", _FUNCTION_KEYS, InvalidToolCall))
+    function.update(replay.nested["function"])
     wire: dict[str, Any] = {}
-    if not is_generated_id(call, _PROVIDER):  # an id toolturns made up means nothing to Ollama
+    if not replay.generated_id:  # an id toolturns made up means nothing to Ollama
         wire["id"] = call.id
     wire["function"] = function
-    wire.update(_replayed_keys(entry, "keys", _CALL_KEYS, InvalidToolCall))
+    wire.update(replay.keys)
     return wire
-
-
-def _replay_entry(
-    provider_data: Mapping[str, Any], allowed: frozenset[str], error: type[MessageError]
-) -> Mapping[str, Any]:
-    """This codec's entry of a provider_data mapping, checked: it is written by
-    ``from_request``/``from_response`` only, so anything else is a mistake."""
-    entry = provider_data.get(_PROVIDER)
-    if entry is None:
-        return {}
-    path = join_key("provider_data", _PROVIDER)
-    if not isinstance(entry, Mapping):
-        raise error(path, "must be an object (the data the Ollama codec read)", describe(entry))
-    for key in entry:
-        if key not in allowed:
-            rule = "is not data the Ollama codec writes (it writes " + ", ".join(sorted(allowed)) + ")"
-            raise error(join_key(path, key), rule, describe(entry[key]))
-    return entry
-
-
-def _replayed_keys(
-    entry: Mapping[str, Any], field: str, reserved: frozenset[str], error: type[MessageError]
-) -> dict[str, Any]:
-    """The native keys kept under ``field`` of the entry, to send back as they were read."""
-    keys = entry.get(field)
-    if keys is None:
-        return {}
-    path = join_key(join_key("provider_data", _PROVIDER), field)
-    if not isinstance(keys, Mapping):
-        raise error(path, "must be an object of native keys", describe(keys))
-    for key in keys:
-        if key in reserved:
-            raise error(
-                join_key(path, key),
-                "is a key the Ollama codec writes itself, not a kept key",
-                describe(keys[key]),
-            )
-    return dict(keys)
