@@ -766,8 +766,9 @@ def test_convert_skips_lines_it_cannot_convert(tmp_path: Path, capsys: pytest.Ca
         f"{path}:2: line: is not JSON: Expecting property name enclosed in double quotes at character 2",
         f'{path}:3: messages: is required: a line must be an array of messages or an object with a "messages" array',
         f"{path}:5: messages[0].content: must be a string, got 5",
-        f"{path}:6: messages[1].tool_call_id: must follow an assistant turn with tool calls (Anthropic answers "
-        "400 to a tool_result without a matching tool_use in the previous message), got 'call_9'",
+        f"{path}:6: messages[1].tool_call_id: must follow an assistant turn with tool calls ("
+        "Anthropic answers 400: 'Each tool_result block must have a corresponding tool_use block in the "
+        "previous message'), got 'call_9'",
         f"{path}:7: tools[0].function.name: must match ^[a-zA-Z0-9_.:-]{{1,128}}$, got 'bad name'",
     ]
     assert summary(err) == "read 7 transcripts in T s: 2 converted, 5 skipped"

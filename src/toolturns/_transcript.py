@@ -18,7 +18,7 @@ from ._message import SYSTEM_ROLES, ChatMessage, Role
 from ._tool import Tool
 from ._tool_call import ToolCall
 from .providers import PROVIDERS
-from .providers._rule import Rule
+from .providers._rule import Rule, Rules
 
 __all__ = ["Problem", "check_transcript", "trim"]
 
@@ -205,6 +205,11 @@ class _Check:
     target: str | None
     problems: list[Problem] = field(default_factory=list)
     findings: _Findings | None = None  # what the target's rules see; None without a target
+    rules: Rules | None = None  # the target's rules; None without a target
+
+    def __post_init__(self) -> None:
+        if self.target is not None:
+            self.rules = PROVIDERS[self.target].rules  # looked up once per check, not per call
 
     def add(self, index: int | None, path: str, code: str, message: str) -> None:
         self.problems.append(Problem(index, path, code, message))
@@ -390,10 +395,8 @@ class _Check:
                     f"call {call.id!r} ({call.name}) has no tool result {when}; "
                     "every call must be answered right after its assistant turn",
                 )
-        if self.findings is not None:
-            PROVIDERS[self.findings.target].rules.check_exchange(
-                self.findings, exchange.index, exchange.message, exchange.results
-            )
+        if self.findings is not None and self.rules is not None:
+            self.rules.check_exchange(self.findings, exchange.index, exchange.message, exchange.results)
 
     def known_tools(self, turns: Sequence[ChatMessage | _Unreadable | None], names: set[str]) -> None:
         """Every call names a tool of the definitions sent with the transcript."""
@@ -415,7 +418,8 @@ class _Check:
         assert self.target is not None
         assert self.findings is not None
         provider = PROVIDERS[self.target]
-        rules = provider.rules
+        rules = self.rules
+        assert rules is not None
         view = self.findings
         if not turns:
             self.add(
@@ -444,9 +448,9 @@ class _Check:
             )
 
     def check_name(self, index: int | None, path: str, name: str) -> None:
-        if self.target is None:
+        if self.rules is None:
             return
-        pattern = PROVIDERS[self.target].rules.TOOL_NAME
+        pattern = self.rules.TOOL_NAME
         if pattern is not None and not pattern.fullmatch(name):
             self.add(
                 index,

@@ -30,7 +30,7 @@ from toolturns import (
     gemini,
     ollama,
 )
-from toolturns.providers._native import Replay, is_generated_id, kept, placed, unmodelled
+from toolturns.providers._native import Replay, is_generated_id, kept, placed, replay_of, unmodelled
 
 # -- reading: unmodelled ------------------------------------------------------------------
 
@@ -175,9 +175,9 @@ def replay(entry: object, **shape: Any) -> Replay:
 def test_replay_of_no_entry_holds_nothing() -> None:
     """Without an entry for the provider (another provider's data aside) there is nothing to write back."""
     nothing = Replay({"gemini": {"keys": {"x": 1}}}, "ollama", InvalidToolCall, **_CALL_SHAPE)
-    assert (nothing.keys, nothing.nested, nothing.items, nothing.generated_id) == (
+    assert (dict(nothing.keys), nothing.nested_keys("function"), nothing.items, nothing.generated_id) == (
         {},
-        {"function": {}},
+        {},
         [],
         False,
     )
@@ -187,8 +187,8 @@ def test_replay_reads_null_as_nothing_kept() -> None:
     """A null keys, nested, nested object or items entry says nothing was kept (as before the schema was one)."""
     entry = {"keys": None, "nested": None, "items": None}
     nothing = Replay({"ollama": entry}, "ollama", InvalidToolCall, items=True, **_CALL_SHAPE)
-    assert (nothing.keys, nothing.nested, nothing.items) == ({}, {"function": {}}, [])
-    assert replay({"nested": {"function": None}}).nested == {"function": {}}
+    assert (dict(nothing.keys), nothing.nested_keys("function"), nothing.items) == ({}, {}, [])
+    assert replay({"nested": {"function": None}}).nested_keys("function") == {}
 
 
 def test_replay_gives_what_reading_kept() -> None:
@@ -508,3 +508,16 @@ def test_only_message_errors_escape_replay(codec: Any, message: ChatMessage) -> 
     """Any provider_data a caller puts on a message gives a body or a MessageError, never another exception."""
     with contextlib.suppress(MessageError):
         codec.to_request([ChatMessage.user("x"), message])
+
+
+def test_a_value_without_provider_data_replays_the_shared_nothing() -> None:
+    """replay_of skips the checks for a value with no provider_data at all, and gives nothing to write back."""
+    nothing = replay_of(ChatMessage.user("hi").provider_data, "ollama", InvalidToolCall, keys=frozenset())
+    assert (dict(nothing.keys), nothing.nested_keys("function"), nothing.items, nothing.generated_id) == (
+        {},
+        {},
+        [],
+        False,
+    )
+    kept_data = {"ollama": {"keys": {"x": 1}}}
+    assert dict(replay_of(kept_data, "ollama", InvalidToolCall, keys=frozenset()).keys) == {"x": 1}

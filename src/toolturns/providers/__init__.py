@@ -22,6 +22,7 @@ import every codec.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
@@ -91,12 +92,19 @@ class Provider:
     @property
     def codec(self) -> Codec:
         """The public codec module, imported on first use."""
-        return cast("Codec", importlib.import_module(self.codec_module))
+        return cast("Codec", _module(self.codec_module))
 
     @property
     def rules(self) -> Rules:
         """The rules module, imported on first use."""
-        return cast("Rules", importlib.import_module(self.rules_module))
+        return cast("Rules", _module(self.rules_module))
+
+
+def _module(name: str) -> object:
+    # sys.modules first: import_module costs a microsecond even for a module
+    # already imported, and check_transcript asks for rules per call.
+    module = sys.modules.get(name)
+    return module if module is not None else importlib.import_module(name)
 
 
 def _builtin(name: str, title: str, arguments: Literal["text", "object"]) -> Provider:

@@ -25,10 +25,11 @@ of value, and ``placed``, which puts kept items back between the modelled ones.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, NoReturn
 
 from .._errors import InvalidMessage, MessageError, describe
-from .._extra import carries_nothing
+from .._extra import EMPTY, carries_nothing
 from .._json import encode, join_key
 from .._tool_call import ToolCall
 
@@ -41,6 +42,7 @@ __all__ = [
     "is_generated_id",
     "kept",
     "placed",
+    "replay_of",
     "unmodelled",
 ]
 
@@ -122,6 +124,27 @@ def is_generated_id(call: ToolCall, provider: str) -> bool:
 # -- writing ------------------------------------------------------------------------------
 
 
+_NO_KEYS: Mapping[str, Any] = MappingProxyType({})
+
+
+def replay_of(
+    provider_data: Mapping[str, Any],
+    provider: str,
+    error: type[MessageError],
+    *,
+    keys: frozenset[str] | None = None,
+    nested: Mapping[str, frozenset[str]] | None = None,
+    items: bool = False,
+    generated_id: bool = False,
+) -> Replay:
+    """``Replay(...)``, for a value with no provider_data at all (most are) at the cost of one test."""
+    if provider_data is EMPTY:
+        return _NOTHING
+    return Replay(
+        provider_data, provider, error, keys=keys, nested=nested, items=items, generated_id=generated_id
+    )
+
+
 class Replay:
     """The native data kept in one value's ``provider_data`` for one provider, checked for writing.
 
@@ -169,8 +192,8 @@ class Replay:
         self.error = error
         nested = nested or {}
         self.generated_id = False
-        self.keys: dict[str, Any] = {}
-        self.nested: dict[str, dict[str, Any]] = {member: {} for member in nested}
+        self.keys: Mapping[str, Any] = _NO_KEYS
+        self.nested: dict[str, Mapping[str, Any]] = {}
         self.items: list[tuple[int, dict[str, Any]]] = []
         # Most values keep nothing: test before reading, since Extra.get pays
         # for a KeyError when the key is absent.
@@ -197,6 +220,10 @@ class Replay:
             self._nested(entry[NESTED], nested)
         if ITEMS in entry:
             self._items(entry[ITEMS])
+
+    def nested_keys(self, member: str) -> Mapping[str, Any]:
+        """The kept keys of the nested native object ``member``; empty when none were kept."""
+        return self.nested.get(member, _NO_KEYS)
 
     @property
     def path(self) -> str:
@@ -290,3 +317,7 @@ def placed(replay: Replay, modelled: Sequence[dict[str, Any]]) -> list[dict[str,
         at[position] = item
     rest = iter(modelled)
     return [at[place] if place in at else next(rest) for place in range(total)]
+
+
+#: What a value without provider_data replays: nothing (shared: it is never changed).
+_NOTHING = Replay(EMPTY, "", MessageError)

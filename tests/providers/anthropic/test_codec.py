@@ -211,8 +211,9 @@ def test_orphan_tool_result_example_is_refused_by_to_request() -> None:
     error = error_of(anthropic.to_request, messages)
     assert isinstance(error, InvalidMessage)
     assert str(error) == (
-        "messages[1].tool_call_id: must follow an assistant turn with tool calls (Anthropic answers 400 to a "
-        "tool_result without a matching tool_use in the previous message), got 'toolu_01GHndag5wQmbzNihYmV2UBj'"
+        "messages[1].tool_call_id: must follow an assistant turn with tool calls (Anthropic answers 400: "
+        "'Each tool_result block must have a corresponding tool_use block in the previous message'), "
+        "got 'toolu_01GHndag5wQmbzNihYmV2UBj'"
     )
 
 
@@ -528,7 +529,8 @@ def test_result_with_unknown_id_is_refused() -> None:
     messages = [ChatMessage.user("hi"), parallel_turn(), ChatMessage.tool_result("toolu_x", "x")]
     assert str(error_of(anthropic.to_request, messages)) == (
         "messages[2].tool_call_id: must be the id of a call of messages[1], the assistant turn just before "
-        "(Anthropic answers 400 to a tool_result without a matching tool_use in the previous message), got 'toolu_x'"
+        "(Anthropic answers 400: 'Each tool_result block must have a corresponding tool_use block in the "
+        "previous message'), got 'toolu_x'"
     )
 
 

@@ -14,13 +14,14 @@ from ..._json import join_key
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
-from .._native import ITEMS, Replay, placed
+from .._native import ITEMS, placed, replay_of
 from .._shared import (
     arguments_for_object_wire,
     at,
     check_messages,
     check_tools,
 )
+from . import rules
 from .ids import wire_id
 from .tools import tool_definition
 
@@ -33,9 +34,8 @@ _TEXT_KEYS = frozenset({"type", "text"})
 _TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 _TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
 
-# Anthropic: "Each tool_result block must have a corresponding tool_use block
-# in the previous message" (HTTP 400 otherwise).
-_ORPHAN = "Anthropic answers 400 to a tool_result without a matching tool_use in the previous message"
+# The provider's words, from its rules.
+_ORPHAN = f"Anthropic answers 400: {rules.ORPHAN_RESULT.says!r}"
 
 
 # -- writing ----------------------------------------------------------------------------
@@ -100,8 +100,9 @@ def to_request(
             wire.append(turn)
             continue
         if message.role is Role.USER:
-            with at(f"messages[{index}]"):
-                _user_text(message)
+            if message.provider_data:  # reading keeps nothing of a user turn: anything there is refused
+                with at(f"messages[{index}]"):
+                    _user_text(message)
             wire.append({"role": "user", "content": message.content})
         else:
             with at(f"messages[{index}]"):
@@ -140,8 +141,8 @@ def _results_turn(conversation: Sequence[tuple[int, ChatMessage]], start: int) -
 
 
 def _system_block(message: ChatMessage) -> dict[str, Any] | None:
-    keys = Replay(message.provider_data, _PROVIDER, InvalidMessage, keys=_TEXT_KEYS).keys
-    # An empty system message carries no instruction, and Anthropic answers 400
+    keys = replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=_TEXT_KEYS).keys
+    # An empty system message carries no instruction, and Anthropic answers 400 (rules.EMPTY_TEXT)
     # to an empty text block ("text content blocks must be non-empty").
     if not message.content:
         return None
@@ -150,12 +151,12 @@ def _system_block(message: ChatMessage) -> dict[str, Any] | None:
 
 def _user_text(message: ChatMessage) -> str:
     """A user message's text; reading keeps nothing of a user turn, so its provider_data holds nothing."""
-    Replay(message.provider_data, _PROVIDER, InvalidMessage)
+    replay_of(message.provider_data, _PROVIDER, InvalidMessage)
     return message.content
 
 
 def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, Any]:
-    replay = Replay(message.provider_data, _PROVIDER, InvalidMessage, items=True)
+    replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, items=True)
     for number, (_, block) in enumerate(replay.items):
         if not isinstance(block.get("type"), str):
             raise InvalidMessage(
@@ -184,7 +185,7 @@ def _tool_use_block(call: ToolCall, keep_invalid: bool) -> dict[str, Any]:
         "name": call.name,
         "input": arguments_for_object_wire(call, provider=_PROVIDER, keep_invalid=keep_invalid),
     }
-    block.update(Replay(call.provider_data, _PROVIDER, InvalidToolCall, keys=_TOOL_USE_KEYS).keys)
+    block.update(replay_of(call.provider_data, _PROVIDER, InvalidToolCall, keys=_TOOL_USE_KEYS).keys)
     return block
 
 
@@ -222,5 +223,5 @@ def _tool_result_block(message: ChatMessage) -> dict[str, Any]:
         block["content"] = message.content
     if message.is_error:
         block["is_error"] = True
-    block.update(Replay(message.provider_data, _PROVIDER, InvalidMessage, keys=_TOOL_RESULT_KEYS).keys)
+    block.update(replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=_TOOL_RESULT_KEYS).keys)
     return block

@@ -15,28 +15,22 @@ from ..._json import exact_object
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
-from .._native import Replay, placed
+from .._native import Replay, placed, replay_of
 from .._shared import (
     arguments_for_object_wire,
     at,
     check_messages,
     check_tools,
 )
+from . import rules
 from .parts import answer_text
 from .tools import tool_definition
 
 _PROVIDER = "gemini"
 
-# What Gemini answers when the function response parts after a function call
-# turn do not match its function call parts one to one (HTTP 400).
-_COUNT_400 = (
-    "Gemini answers 400: 'Please ensure that the number of function response parts "
-    "is equal to the number of function call parts of the function call turn.'"
-)
-_ORDER_400 = (
-    "Gemini answers 400: 'Please ensure that function call turn comes immediately "
-    "after a user turn or after a function response turn.'"
-)
+# The provider's words, from its rules: each refusal below is a Gemini 400.
+_COUNT_400 = f"Gemini answers 400: {rules.RESULT_COUNT.says!r}"
+_ORDER_400 = f"Gemini answers 400: {rules.CALL_TURN_ORDER.says!r}"
 
 # The keys of functionCall / functionResponse that toolturns models; any other
 # key travels in provider_data["gemini"]["nested"] and goes back where it came
@@ -133,7 +127,7 @@ class _Writer:
         if message.role in SYSTEM_ROLES or message.role is Role.USER:
             # Reading keeps nothing of a system or user turn (text parts only).
             with at(f"messages[{index}]"):
-                Replay(message.provider_data, _PROVIDER, InvalidMessage)
+                replay_of(message.provider_data, _PROVIDER, InvalidMessage)
         if message.role in SYSTEM_ROLES:
             # Gemini has one system channel, outside the contents.
             self.system.append({"text": message.content})
@@ -221,7 +215,7 @@ class _Writer:
 
 
 def _call_replay(call: ToolCall) -> Replay:
-    return Replay(
+    return replay_of(
         call.provider_data,
         _PROVIDER,
         InvalidToolCall,
@@ -233,7 +227,7 @@ def _call_replay(call: ToolCall) -> Replay:
 
 def _response_part(index: int, message: ChatMessage, call: ToolCall) -> dict[str, Any]:
     with at(f"messages[{index}]"):
-        replay = Replay(
+        replay = replay_of(
             message.provider_data,
             _PROVIDER,
             InvalidMessage,
@@ -261,7 +255,7 @@ def _response_object(text: str) -> dict[str, Any]:
 def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The parts of a model content: the kept layout, or text then calls."""
     with at(f"messages[{index}]"):
-        replay = Replay(message.provider_data, _PROVIDER, InvalidMessage, items=True)
+        replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, items=True)
         if not replay.items:
             parts = [{"text": message.content}] if message.content else []
             parts += call_parts
@@ -282,6 +276,6 @@ def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, An
 
 def _part(key: str, function: dict[str, Any], replay: Replay) -> dict[str, Any]:
     """A functionCall/functionResponse part with the keys kept from the part it was read from."""
-    function.update(replay.nested[key])
+    function.update(replay.nested_keys(key))
     # thoughtSignature above all: Gemini 3 rejects a call turn without it.
     return {key: function, **replay.keys}

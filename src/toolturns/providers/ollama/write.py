@@ -9,7 +9,7 @@ from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._message import ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
-from .._native import Replay
+from .._native import Replay, replay_of
 from .._shared import (
     arguments_for_object_wire,
     at,
@@ -116,7 +116,7 @@ def _message_to_wire(
             with at(f"tool_calls[{index}]"):
                 calls.append(_call_to_wire(call, keep_invalid))
         wire["tool_calls"] = calls
-    wire.update(Replay(message.provider_data, _PROVIDER, InvalidMessage, keys=reserved).keys)
+    wire.update(replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=reserved).keys)
     return wire
 
 
@@ -141,7 +141,7 @@ def _result_fields(message: ChatMessage, calls_by_id: Mapping[str, ToolCall]) ->
 
 
 def _call_replay(call: ToolCall) -> Replay:
-    return Replay(
+    return replay_of(
         call.provider_data,
         _PROVIDER,
         InvalidToolCall,
@@ -159,7 +159,7 @@ def _call_to_wire(call: ToolCall, keep_invalid: bool) -> dict[str, Any]:
         "name": call.name,
         "arguments": arguments_for_object_wire(call, provider=_DISPLAY_NAME, keep_invalid=keep_invalid),
     }
-    function.update(replay.nested["function"])
+    function.update(replay.nested_keys("function"))
     wire: dict[str, Any] = {}
     if not replay.generated_id:  # an id toolturns made up means nothing to Ollama
         wire["id"] = call.id
