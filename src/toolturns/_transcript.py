@@ -10,15 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import refuse_changes
 from ._message import SYSTEM_ROLES, ChatMessage, Role
 from ._tool import Tool
 from ._tool_call import ToolCall
-from .providers import PROVIDERS
-from .providers._rule import Rule, Rules
+
+if TYPE_CHECKING:
+    from .providers import Provider
+    from .providers._rule import Rule, Rules
 
 __all__ = ["Problem", "check_transcript", "trim"]
 
@@ -105,6 +107,9 @@ def check_transcript(
     ...     print(problem)
     messages[1].tool_calls[1]: unanswered_call: call 'call_2' (get_weather) has no tool result before messages[3] (user); every call must be answered right after its assistant turn
     """
+    # Here, not at the top: import toolturns does not load the registry.
+    from .providers import PROVIDERS
+
     if not isinstance(messages, (list, tuple)):
         raise InvalidTranscript("messages", "must be a list or tuple of messages", describe(messages))
     if target is not None and target not in PROVIDERS:
@@ -115,7 +120,7 @@ def check_transcript(
         raise InvalidTranscript("tools", "must be None or a list or tuple of tools", describe(tools))
     if type(allow_pending) is not bool:
         raise InvalidTranscript("allow_pending", "must be a boolean", describe(allow_pending))
-    check = _Check(target)
+    check = _Check(target, None if target is None else PROVIDERS[target])
     turns = check.read_messages(messages)
     check.findings = None if target is None else _Findings(check, turns, len(tools or ()))
     names = None if tools is None else check.read_tools(tools)
@@ -203,13 +208,14 @@ class _Check:
     """The problems of one transcript, found one rule family at a time."""
 
     target: str | None
+    provider: Provider | None  # the target's registry entry
     problems: list[Problem] = field(default_factory=list)
     findings: _Findings | None = None  # what the target's rules see; None without a target
     rules: Rules | None = None  # the target's rules; None without a target
 
     def __post_init__(self) -> None:
-        if self.target is not None:
-            self.rules = PROVIDERS[self.target].rules  # looked up once per check, not per call
+        if self.provider is not None:
+            self.rules = self.provider.rules  # looked up once per check, not per call
 
     def add(self, index: int | None, path: str, code: str, message: str) -> None:
         self.problems.append(Problem(index, path, code, message))
@@ -417,7 +423,8 @@ class _Check:
         """The rules of one provider that the tool exchanges do not cover: its rules module's."""
         assert self.target is not None
         assert self.findings is not None
-        provider = PROVIDERS[self.target]
+        provider = self.provider
+        assert provider is not None
         rules = self.rules
         assert rules is not None
         view = self.findings
@@ -467,7 +474,8 @@ class _Check:
         try:
             # Without the tools: read_tools found them valid and their names
             # unique, and a codec's tool_definition takes any valid Tool.
-            PROVIDERS[self.target].codec.to_request(messages)
+            assert self.provider is not None
+            self.provider.codec.to_request(messages)
         except MessageError as error:
             index = _message_index(error.path)
             self.add(
