@@ -14,18 +14,10 @@ from .._shared import (
     arguments_text_from_object_wire,
     at,
 )
+from .blocks import MESSAGE_KEYS, TEXT_KEYS, TOOL_RESULT_KEYS, TOOL_USE_KEYS
 from .ids import read_id
 
 _PROVIDER = "anthropic"
-
-
-# Keys of native blocks that toolturns models; any other key of a tool_use,
-# tool_result or system text block travels in provider_data["anthropic"]["keys"].
-_TEXT_KEYS = frozenset({"type", "text"})
-_TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
-_TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
-# A native message has exactly these keys (Anthropic's MessageParam).
-_MESSAGE_KEYS = frozenset({"role", "content"})
 
 
 # -- reading ----------------------------------------------------------------------------
@@ -113,7 +105,7 @@ def _read_system(system: object) -> list[ChatMessage]:
         with at(f"system[{number}]"):
             block = _text_block(item, "only text content is supported")
             text = _read_text(block)
-            result.append(ChatMessage(Role.SYSTEM, text, provider_data=kept_keys(block, _TEXT_KEYS)))
+            result.append(ChatMessage(Role.SYSTEM, text, provider_data=kept_keys(block, TEXT_KEYS)))
     return result
 
 
@@ -121,7 +113,7 @@ def _read_message(item: object) -> list[ChatMessage]:
     if not isinstance(item, Mapping):
         raise InvalidMessage("", "must be an object (a message)", describe(item))
     for key, value in item.items():
-        if key not in _MESSAGE_KEYS and value is not None:
+        if key not in MESSAGE_KEYS and value is not None:
             # Anthropic rejects other keys ("Extra inputs are not permitted"):
             # refusing them here keeps them from vanishing silently.
             if not isinstance(key, str):
@@ -190,7 +182,7 @@ def _read_assistant(content: object) -> ChatMessage:
             if kind == "text":
                 texts.append(layout.text(_read_text(block)))
             elif kind == "tool_use":
-                call = _read_tool_use(block)
+                call = read_tool_use(block)
                 if call.id in first_seen:
                     raise InvalidToolCall(
                         "id",
@@ -267,16 +259,24 @@ def _read_text(block: Mapping[str, Any]) -> str:
     return text
 
 
-def _read_tool_use(block: Mapping[str, Any]) -> ToolCall:
+def read_tool_use(block: Mapping[str, Any], *, streamed: str | None = None) -> ToolCall:
+    """The call of a ``tool_use`` block, read or streamed.
+
+    ``streamed`` is the argument text a stream's ``partial_json`` fragments
+    gave, kept raw (never completed or repaired) in place of ``input``; a
+    stream without it has its arguments in the start's ``input``, as a
+    response sent whole has.
+    """
     call_id = read_id(block.get("id"), "id", InvalidToolCall)
     name = block.get("name")
     if not isinstance(name, str) or not name:
         raise InvalidToolCall("name", "must be a non-empty string", describe(name))
-    value = block.get("input")
-    if not isinstance(value, Mapping):
-        raise InvalidToolCall("input", "must be an object (the arguments)", describe(value))
-    arguments = arguments_text_from_object_wire(value, path="input", call_id=call_id, name=name)
-    return ToolCall(call_id, name, arguments, provider_data=kept_keys(block, _TOOL_USE_KEYS, InvalidToolCall))
+    if streamed is None:
+        value = block.get("input")
+        if not isinstance(value, Mapping):
+            raise InvalidToolCall("input", "must be an object (the arguments)", describe(value))
+        streamed = arguments_text_from_object_wire(value, path="input", call_id=call_id, name=name)
+    return ToolCall(call_id, name, streamed, provider_data=kept_keys(block, TOOL_USE_KEYS, InvalidToolCall))
 
 
 def _read_tool_result(block: Mapping[str, Any]) -> ChatMessage:
@@ -291,7 +291,7 @@ def _read_tool_result(block: Mapping[str, Any]) -> ChatMessage:
         text,
         tool_call_id=call_id,
         is_error=bool(is_error),
-        provider_data=kept_keys(block, _TOOL_RESULT_KEYS),
+        provider_data=kept_keys(block, TOOL_RESULT_KEYS),
     )
 
 

@@ -17,12 +17,9 @@ from .._shared import (
 )
 from .._stream import Assembler
 from .ids import read_id
-from .read import Layout, kept_keys
+from .read import Layout, read_tool_use
 
 _PROVIDER = "anthropic"
-
-
-_TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 
 
 # -- streaming --------------------------------------------------------------------------
@@ -351,17 +348,11 @@ def _stream_call(block: _Block) -> ToolCall:
                 key,
                 f"is required: this tool_use block's {key} never arrived (content_block_start carries it)",
             )
-    call_id = read_id(start["id"], "id", InvalidToolCall)
-    name: str = start["name"]
     text = "".join(block.fragments)
     # Blank text ("" is the usual first fragment) means no arguments streamed:
     # the start's input ({}) is the arguments, as in the non-streamed block.
-    arguments = (
-        text
-        if text.strip()
-        else arguments_text_from_object_wire(start.get("input", {}), path="input", call_id=call_id, name=name)
-    )
-    return ToolCall(call_id, name, arguments, provider_data=kept_keys(start, _TOOL_USE_KEYS, InvalidToolCall))
+    whole = start if "input" in start else {**start, "input": {}}
+    return read_tool_use(whole, streamed=text if text.strip() else None)
 
 
 def _stored_block(block: _Block) -> dict[str, Any]:

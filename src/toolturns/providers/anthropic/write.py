@@ -22,17 +22,12 @@ from .._shared import (
     check_tools,
 )
 from . import rules
+from .blocks import TEXT_KEYS, TOOL_RESULT_KEYS, TOOL_USE_KEYS
 from .ids import wire_id
 from .tools import tool_definition
 
 _PROVIDER = "anthropic"
 
-
-# Keys of native blocks that toolturns models; any other key of a tool_use,
-# tool_result or system text block travels in provider_data["anthropic"]["keys"].
-_TEXT_KEYS = frozenset({"type", "text"})
-_TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
-_TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
 
 # The provider's words, from its rules.
 _ORPHAN = f"Anthropic answers 400: {rules.ORPHAN_RESULT.says!r}"
@@ -141,7 +136,7 @@ def _results_turn(conversation: Sequence[tuple[int, ChatMessage]], start: int) -
 
 
 def _system_block(message: ChatMessage) -> dict[str, Any] | None:
-    keys = replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=_TEXT_KEYS).keys
+    keys = replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=TEXT_KEYS).keys
     # An empty system message carries no instruction, and Anthropic answers 400 (rules.EMPTY_TEXT)
     # to an empty text block ("text content blocks must be non-empty").
     if not message.content:
@@ -185,7 +180,7 @@ def _tool_use_block(call: ToolCall, keep_invalid: bool) -> dict[str, Any]:
         "name": call.name,
         "input": arguments_for_object_wire(call, provider=_PROVIDER, keep_invalid=keep_invalid),
     }
-    block.update(replay_of(call.provider_data, _PROVIDER, InvalidToolCall, keys=_TOOL_USE_KEYS).keys)
+    block.update(replay_of(call.provider_data, _PROVIDER, InvalidToolCall, keys=TOOL_USE_KEYS).keys)
     return block
 
 
@@ -223,5 +218,5 @@ def _tool_result_block(message: ChatMessage) -> dict[str, Any]:
         block["content"] = message.content
     if message.is_error:
         block["is_error"] = True
-    block.update(replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=_TOOL_RESULT_KEYS).keys)
+    block.update(replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=TOOL_RESULT_KEYS).keys)
     return block
