@@ -988,6 +988,7 @@ def test_not_convertible_sees_the_tools_given() -> None:
         ([ASK], {"target": "claude"}, "target"),
         ([ASK], {"target": ""}, "target"),
         ([ASK], {"target": 5}, "target"),
+        ([ASK], {"target": ["openai"]}, "target"),
         ([ASK], {"tools": WEATHER_TOOL}, "tools"),
         ([ASK], {"tools": {"name": "f"}}, "tools"),
         ([ASK], {"tools": "get_weather"}, "tools"),

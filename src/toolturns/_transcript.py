@@ -107,20 +107,14 @@ def check_transcript(
     ...     print(problem)
     messages[1].tool_calls[1]: unanswered_call: call 'call_2' (get_weather) has no tool result before messages[3] (user); every call must be answered right after its assistant turn
     """
-    # Here, not at the top: import toolturns does not load the registry.
-    from .providers import PROVIDERS
-
     if not isinstance(messages, (list, tuple)):
         raise InvalidTranscript("messages", "must be a list or tuple of messages", describe(messages))
-    if target is not None and target not in PROVIDERS:
-        raise InvalidTranscript(
-            "target", f"must be None or one of {', '.join(map(repr, PROVIDERS))}", describe(target)
-        )
+    provider = None if target is None else _provider(target)
     if tools is not None and not isinstance(tools, (list, tuple)):
         raise InvalidTranscript("tools", "must be None or a list or tuple of tools", describe(tools))
     if type(allow_pending) is not bool:
         raise InvalidTranscript("allow_pending", "must be a boolean", describe(allow_pending))
-    check = _Check(target, None if target is None else PROVIDERS[target])
+    check = _Check(target, provider, None if provider is None else provider.rules)
     turns = check.read_messages(messages)
     check.findings = None if target is None else _Findings(check, turns, len(tools or ()))
     names = None if tools is None else check.read_tools(tools)
@@ -132,6 +126,31 @@ def check_transcript(
         if not check.problems:
             check.codec_accepts(turns)
     return sorted(check.problems, key=lambda problem: -1 if problem.index is None else problem.index)
+
+
+def _provider(target: object) -> Provider:
+    """The registry's entry for ``target``, or InvalidTranscript."""
+    registry = _registry()
+    if not isinstance(target, str) or target not in registry:
+        raise InvalidTranscript(
+            "target", f"must be None or one of {', '.join(map(repr, registry))}", describe(target)
+        )
+    return registry[target]
+
+
+def _registry() -> Mapping[str, Provider]:
+    # Imported on first use, not at the top: import toolturns does not load
+    # the registry. Kept in a global: an import statement costs a microsecond
+    # on every call, and check_transcript runs once per line of a dataset.
+    global _PROVIDERS
+    if _PROVIDERS is None:
+        from .providers import PROVIDERS
+
+        _PROVIDERS = PROVIDERS
+    return _PROVIDERS
+
+
+_PROVIDERS: Mapping[str, Provider] | None = None
 
 
 @dataclass
@@ -209,13 +228,9 @@ class _Check:
 
     target: str | None
     provider: Provider | None  # the target's registry entry
+    rules: Rules | None  # its rules, looked up once per check, not per call
     problems: list[Problem] = field(default_factory=list)
     findings: _Findings | None = None  # what the target's rules see; None without a target
-    rules: Rules | None = None  # the target's rules; None without a target
-
-    def __post_init__(self) -> None:
-        if self.provider is not None:
-            self.rules = self.provider.rules  # looked up once per check, not per call
 
     def add(self, index: int | None, path: str, code: str, message: str) -> None:
         self.problems.append(Problem(index, path, code, message))
@@ -432,23 +447,28 @@ class _Check:
             self.add(
                 None, "messages", "empty_transcript", f"has no messages; {self.target} needs at least one"
             )
+        # Looked up once: this loop runs for every call of every transcript.
+        pattern, check_call = rules.TOOL_NAME, rules.check_call
+        object_wire = provider.arguments == "object"
         for index, turn in view.readable:
             for position, call in enumerate(turn.tool_calls or ()):
-                where = f"messages[{index}].tool_calls[{position}]"
-                self.check_name(index, f"{where}.function.name", call.name)
-                rules.check_call(view, index, position, call)
-                if provider.arguments == "object":
-                    self.object_arguments(index, where, call)
+                if pattern is not None and not pattern.fullmatch(call.name):
+                    self.check_name(
+                        index, f"messages[{index}].tool_calls[{position}].function.name", call.name
+                    )
+                check_call(view, index, position, call)
+                if object_wire:
+                    self.object_arguments(index, position, call)
         rules.check(view)
 
-    def object_arguments(self, index: int, where: str, call: ToolCall) -> None:
+    def object_arguments(self, index: int, position: int, call: ToolCall) -> None:
         """A wire that carries arguments as an object cannot send text that is not one."""
         try:
             call.arguments  # noqa: B018 - decoding is the check
         except InvalidArguments as error:
             self.add(
                 index,
-                f"{where}.function.arguments",
+                f"messages[{index}].tool_calls[{position}].function.arguments",
                 "invalid_arguments",
                 f"{error.reason}; {self.target} carries arguments as an object, so this text "
                 "cannot be sent (keep_invalid_arguments=True sends it wrapped)",
