@@ -1267,3 +1267,24 @@ def test_provider_data_must_be_json() -> None:
     with pytest.raises(InvalidMessage) as caught:
         ChatMessage("assistant", "x", provider_data={"gemini": {1, 2}})
     assert str(caught.value).startswith("provider_data.gemini: must be JSON")
+
+
+@pytest.mark.parametrize("value", [{"temp": 18}, {}])
+def test_a_tool_value_as_content_suggests_sending_text(value: object) -> None:
+    """tool_result(id, {"temp": 18}) says the content must be text and how to make it so."""
+    with pytest.raises(
+        InvalidMessage,
+        match=r"^content: must be a string: send a tool's value as text, e\.g\. json\.dumps\(value\)",
+    ):
+        ChatMessage.tool_result("call_1", value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", ["function_call", "function_call_output", "message", "reasoning"])
+def test_a_responses_api_item_is_named_as_such(kind: str) -> None:
+    """A Responses API item handed to the Chat Completions reader is named, not just 'role is required'."""
+    with pytest.raises(
+        InvalidMessage, match=rf"^role: is required: this is an OpenAI Responses API item \(type '{kind}'\)"
+    ):
+        ChatMessage.from_dict({"type": kind, "call_id": "call_1"})
+    with pytest.raises(InvalidMessage, match=r"^role: is required$"):
+        ChatMessage.from_dict({"type": "other"})

@@ -154,3 +154,13 @@ def test_a_tool_of_another_type_is_named_by_its_type() -> None:
         Tool.from_dict({"type": "code_interpreter"})
     assert (caught.value.path, caught.value.got) == ("type", "'code_interpreter'")
     assert Tool.from_dict({"type": "function", "name": "f"}).name == "f"
+
+
+@pytest.mark.parametrize("description", [False, 0, [], {}])
+def test_from_dict_refuses_a_description_that_is_not_text(description: object) -> None:
+    """A falsy non-string description is refused, not turned into "" (as the Anthropic reader refuses it)."""
+    with pytest.raises(InvalidTool, match=r"^function\.description: must be a string"):
+        Tool.from_dict({"type": "function", "function": {"name": "f", "description": description}})
+    with pytest.raises(InvalidTool, match=r"^description: must be a string"):
+        Tool.from_dict({"name": "f", "description": description})
+    assert Tool.from_dict({"name": "f", "description": None}) == Tool("f")

@@ -765,3 +765,12 @@ def test_provider_data_is_part_of_the_call_but_not_of_its_wire_form() -> None:
     with pytest.raises(InvalidToolCall) as caught:
         ToolCall("c1", "f", provider_data={"gemini": float("nan")})
     assert caught.value.path == "provider_data.gemini"
+
+
+def test_a_langchain_tool_call_is_named_as_such() -> None:
+    """LangChain's {name, args, id, type: tool_call} is refused with a message naming it and the shape read."""
+    with pytest.raises(InvalidToolCall) as caught:
+        ToolCall.from_dict({"name": "get_time", "args": {}, "id": "call_1", "type": "tool_call"})
+    assert caught.value.path == "type"
+    assert "LangChain's tool-call shape" in caught.value.rule
+    assert "'type': 'function'" in caught.value.rule

@@ -257,7 +257,7 @@ class ChatMessage:
         if type(data) is not dict and not isinstance(data, Mapping):
             raise InvalidMessage("", "must be an object (a dict)", describe(data))
         if "role" not in data:
-            raise InvalidMessage("role", "is required")
+            raise _no_role(data)
         raw_calls = data.get("tool_calls")
         tool_calls = None if raw_calls is None else _read_tool_calls(raw_calls)
         content: Any = data.get("content")  # checked by __init__, like every value
@@ -356,7 +356,7 @@ def _fill(
     if checked_role is None:
         checked_role = _check_role(role)
     _SET_ROLE(self, checked_role)
-    _SET_CONTENT(self, content if type(content) is str else _check_content(content))
+    _SET_CONTENT(self, content if type(content) is str else _check_content(content, checked_role))
     _SET_TOOL_CALLS(self, None if tool_calls is None else _check_tool_calls(tool_calls, checked_role))
     _SET_TOOL_CALL_ID(
         self,
@@ -392,16 +392,36 @@ def _check_role(value: object) -> Role:
     raise InvalidMessage("role", _ROLE_RULE, describe(value))
 
 
-def _check_content(value: object) -> str:
+def _check_content(value: object, role: Role) -> str:
     if isinstance(value, str):
         return value
     if value is None:
         rule = "must be a string (None only beside tool calls: use ChatMessage.assistant_tool_calls)"
     elif isinstance(value, (list, tuple)):
         rule = "must be a string: only text content is supported, not a list of content parts"
+    elif role is Role.TOOL and isinstance(value, Mapping):
+        # A tool's return value handed over as it is: the wire carries text.
+        rule = "must be a string: send a tool's value as text, e.g. json.dumps(value)"
     else:
         rule = "must be a string"
     raise InvalidMessage("content", rule, describe(value))
+
+
+# Responses API items, which have a type and no role (the Chat Completions
+# reader would only say "role: is required").
+_RESPONSES_ITEMS = frozenset({"function_call", "function_call_output", "message", "reasoning"})
+
+
+def _no_role(data: Mapping[Any, Any]) -> InvalidMessage:
+    """The error for a message dict without ``role``: say what it is when its shape tells."""
+    kind = data.get("type")
+    if isinstance(kind, str) and kind in _RESPONSES_ITEMS:
+        return InvalidMessage(
+            "role",
+            f"is required: this is an OpenAI Responses API item (type {kind!r}), not a Chat "
+            "Completions message (toolturns reads Chat Completions messages here)",
+        )
+    return InvalidMessage("role", "is required")
 
 
 def _check_tool_calls(value: object, role: Role) -> tuple[ToolCall, ...]:

@@ -105,7 +105,9 @@ class Tool:
             if not isinstance(data, Mapping):
                 raise InvalidTool(prefix, "must be an object", describe(data))
         try:
-            return cls(data.get("name"), data.get("description") or "", data.get("parameters"))  # type: ignore[arg-type]
+            # A missing or null description is none; any other non-string is refused by Tool.
+            description = data.get("description")
+            return cls(data.get("name"), "" if description is None else description, data.get("parameters"))  # type: ignore[arg-type]
         except InvalidTool as error:
             raise error.with_prefix(prefix) from None
 

@@ -144,6 +144,13 @@ class ToolCall:
         if type(data) is not dict and not isinstance(data, Mapping):
             raise InvalidToolCall("", "must be an object", describe(data))
         kind = data.get("type")
+        if kind == "tool_call" and "args" in data:
+            raise InvalidToolCall(
+                "type",
+                "must be 'function': this is LangChain's tool-call shape ({name, args, id}); toolturns "
+                "reads OpenAI's, {'id': ..., 'type': 'function', 'function': {'name': ..., 'arguments': ...}}",
+                describe(kind),
+            )
         if kind is not None and kind != "function":
             raise InvalidToolCall(
                 "type", "must be 'function' (only function tool calls are supported)", describe(kind)

@@ -174,3 +174,22 @@ def test_tool_definition_refuses_what_is_not_a_tool() -> None:
     with pytest.raises(InvalidTool) as caught:
         openai.tool_definition({"name": "f"})  # type: ignore[arg-type]
     assert str(caught.value) == "must be a Tool (read dicts with Tool.from_dict), got dict"
+
+
+def test_a_response_with_null_content_and_no_calls_is_an_empty_turn() -> None:
+    """A real response may say nothing (content null, no tool calls): it reads as an empty assistant turn."""
+    body = {
+        "object": "chat.completion",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "stop",
+                "message": {"role": "assistant", "content": None, "refusal": None, "annotations": []},
+            }
+        ],
+    }
+    assert openai.from_response(body) == ChatMessage.assistant("")
+    assert openai.from_response({"role": "assistant", "content": None}) == ChatMessage.assistant("")
+    # In a request it is still the caller's mistake.
+    with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.content: must be a string"):
+        openai.from_request([{"role": "assistant", "content": None}])

@@ -67,8 +67,27 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
             if not isinstance(item, Mapping):
                 raise InvalidMessage("", "must be an object", describe(item))
             with at("message"):
-                return _model_turn(ChatMessage.from_dict(item.get("message")))
-    return _model_turn(ChatMessage.from_dict(body))
+                return _model_turn(ChatMessage.from_dict(_answered(item.get("message"))))
+    return _model_turn(ChatMessage.from_dict(_answered(body)))
+
+
+def _answered(message: object) -> object:
+    """A response message as ``from_dict`` reads it: ``content: null`` without calls is no text.
+
+    Real responses send an assistant message with ``content: null`` and no
+    tool calls (a model that stopped with nothing to say); it is the model's
+    turn and must stay readable. A request message with it is still refused by
+    ``from_dict``: there it is a caller's mistake.
+    """
+    if (
+        isinstance(message, Mapping)
+        and message.get("role") == Role.ASSISTANT.value
+        and message.get("content") is None
+        and not message.get("tool_calls")
+        and not message.get("refusal")
+    ):
+        return {**message, "content": ""}
+    return message
 
 
 def _model_turn(message: ChatMessage) -> ChatMessage:
