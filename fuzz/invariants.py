@@ -37,7 +37,6 @@ from toolturns import (
 )
 from toolturns._json import value_key
 from toolturns.providers import PROVIDERS, Provider
-from toolturns.providers._shared import RAW_ARGUMENTS_KEY
 
 __all__ = [
     "CODECS",
@@ -204,20 +203,8 @@ def gemini_result_text(text: str, is_error: bool) -> str:
 
 
 def _argument_value(text: str) -> tuple[bool, str]:
-    """The value of an argument text, as calls compare it.
-
-    Open finding 1 (fuzz/README.md): an arguments object that is exactly
-    ``{"_toolturns_raw_arguments": text}`` goes over the object wires like
-    malformed text that keep_invalid_arguments wrapped, and reads back as that
-    text. Until that is decided, the two count as the same arguments here, so
-    the fuzzer looks for other things.
-    """
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        return value_key(text)
-    if isinstance(value, dict) and len(value) == 1 and isinstance(value.get(RAW_ARGUMENTS_KEY), str):
-        return value_key(value[RAW_ARGUMENTS_KEY])
+    """The value of an argument text, as calls compare it (an object shaped like the
+    raw-text wrapper is sent wrapped itself, so it reads back as the same object)."""
     return value_key(text)
 
 

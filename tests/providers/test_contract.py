@@ -642,3 +642,15 @@ def test_convert_goes_from_any_provider_to_any_other(
     assert [json.loads(line) for line in lines] == [
         through_json(codec_of(target).to_request(CLEAN, tools=TOOLS))
     ]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_argument_object_shaped_like_the_raw_text_wrapper_reads_back_unchanged(name: str) -> None:
+    """A genuine argument object {"_toolturns_raw_arguments": "x"} comes back as that object, not as the text x."""
+    call = ToolCall("call_1", "get_time", {"_toolturns_raw_arguments": "x"})
+    history = [ChatMessage.user("Time?"), ChatMessage.assistant_tool_calls([call])]
+    codec = codec_of(name)
+    for keep_invalid in (False, True):
+        [*_, turn] = codec.from_request(codec.to_request(history, keep_invalid_arguments=keep_invalid))
+        assert turn.tool_calls is not None
+        assert turn.tool_calls[0].arguments == {"_toolturns_raw_arguments": "x"}

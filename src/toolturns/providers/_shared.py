@@ -97,9 +97,13 @@ def arguments_for_object_wire(call: ToolCall, *, provider: str, keep_invalid: bo
     Text that is not a JSON object cannot be sent as one, and must never
     silently become ``{}``: it raises, or with ``keep_invalid`` travels
     wrapped as ``{RAW_ARGUMENTS_KEY: text}`` and reads back as the same text.
+
+    A genuine object of exactly the wrapper's shape (``{RAW_ARGUMENTS_KEY:
+    "x"}``) would read back as the text ``x``: it always travels wrapped
+    itself, as its own JSON text, and so reads back as the same object.
     """
     try:
-        return call.arguments
+        arguments = call.arguments
     except InvalidArguments as error:
         if keep_invalid:
             return {RAW_ARGUMENTS_KEY: call.arguments_json}
@@ -112,6 +116,9 @@ def arguments_for_object_wire(call: ToolCall, *, provider: str, keep_invalid: bo
             name=error.name,
             raw=error.raw,
         ) from None
+    if arguments_from_object_wire(arguments) is not arguments:  # the wrapper's shape
+        return {RAW_ARGUMENTS_KEY: call.arguments_json}
+    return arguments
 
 
 def arguments_from_object_wire(value: object) -> object:
