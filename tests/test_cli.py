@@ -1204,3 +1204,35 @@ def test_convert_refuses_openai_tool_keys_a_tool_cannot_carry(
         f"{path}:2: tools[0].cache: is not a key of a tool toolturns carries (function, type), got 1",
         f"{path}:3: tools[0].strict: is not a key of a tool toolturns carries (description, name, parameters, type), got True",
     ]
+
+
+def test_messages_name_the_flag_not_the_python_keyword(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check and convert say --keep-invalid-arguments where the library would say keep_invalid_arguments=True."""
+    line = {
+        "messages": [
+            {"role": "user", "content": "Weather?"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [
+                    {
+                        "id": "call_1",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": "{"},
+                    }
+                ],
+            },
+        ]
+    }
+    path = tmp_path / "data.jsonl"
+    path.write_text(json.dumps(line) + "\n")
+    assert cli.main(["check", "--target", "ollama", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "(convert --keep-invalid-arguments sends it wrapped)" in out
+    assert "keep_invalid_arguments" not in out
+    assert cli.main(["convert", "--to", "ollama", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "--keep-invalid-arguments sends the text wrapped" in err
+    assert "keep_invalid_arguments" not in err

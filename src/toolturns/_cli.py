@@ -209,11 +209,24 @@ def _problems(raw: bytes, number: int, target: str | None, allow_pending: bool) 
     """The problems of one line: of the line itself, or of the transcript it holds."""
     try:
         messages, tools = _transcript(_decoded(raw))
-        return check_transcript(messages, target=target, tools=tools, allow_pending=allow_pending)
+        problems = check_transcript(messages, target=target, tools=tools, allow_pending=allow_pending)
+        return [_in_cli_words(problem, "convert --keep-invalid-arguments") for problem in problems]
     except _BadLine as error:
         return [Problem(None, error.path, error.code, error.message)]
     except InvalidTranscript as error:  # the line's shape is checked first; this is a safety net
         return [Problem(None, error.path or "line", "not_a_transcript", error.reason)]
+
+
+# A message written for Python callers names the keyword; the command line's
+# user needs the flag.
+_PYTHON_OPTION = "keep_invalid_arguments=True"
+_CLI_OPTION = "--keep-invalid-arguments"
+
+
+def _in_cli_words(problem: Problem, option: str) -> Problem:
+    if _PYTHON_OPTION not in problem.message:
+        return problem
+    return Problem(problem.index, problem.path, problem.code, problem.message.replace(_PYTHON_OPTION, option))
 
 
 def _json_line(shown: str, number: int, problem: Problem) -> str:
@@ -244,7 +257,7 @@ def _convert(options: argparse.Namespace) -> int:
                 except _BadLine as error:
                     where, reason = error.path, error.message
                 except MessageError as error:
-                    where, reason = error.path or "line", error.reason
+                    where, reason = error.path or "line", error.reason.replace(_PYTHON_OPTION, _CLI_OPTION)
                 else:
                     progress.clear()  # stdout may be the same terminal
                     write(_ENCODER.encode(body) + "\n")
