@@ -24,6 +24,7 @@ CODES = {
     "invalid_json",
     "not_a_transcript",
     "invalid_message",
+    "legacy_function_call",
     "unanswered_call",
     "orphan_result",
     "duplicate_result",

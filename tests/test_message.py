@@ -1288,3 +1288,22 @@ def test_a_responses_api_item_is_named_as_such(kind: str) -> None:
         ChatMessage.from_dict({"type": kind, "call_id": "call_1"})
     with pytest.raises(InvalidMessage, match=r"^role: is required$"):
         ChatMessage.from_dict({"type": "other"})
+
+
+def test_the_legacy_function_shapes_are_named_with_what_replaced_them() -> None:
+    """A call turn of only a function_call, and role 'function', say they are the legacy shape and what to send."""
+    with pytest.raises(InvalidMessage) as caught:
+        ChatMessage.from_dict(
+            {"role": "assistant", "content": None, "function_call": {"name": "get_weather", "arguments": "{}"}}
+        )
+    assert caught.value.path == "function_call"
+    assert "legacy shape of a call" in caught.value.rule
+    assert "tool_calls=" in caught.value.rule
+    with pytest.raises(InvalidMessage) as caught:
+        ChatMessage.from_dict({"role": "function", "name": "get_weather", "content": "18 C"})
+    assert caught.value.path == "role"
+    assert "'function' is the legacy role" in caught.value.rule
+    assert "role 'tool'" in caught.value.rule
+    # Beside text, a function_call is a key like any other: kept, and sent back.
+    kept = ChatMessage.from_dict({"role": "assistant", "content": "Hi", "function_call": {"name": "f"}})
+    assert kept.to_wire()["function_call"] == {"name": "f"}

@@ -109,6 +109,18 @@ CASES = [
         [(1, "messages[1].tool_calls[1].id", "invalid_message")],
     ),
     case(
+        "legacy_function_call",
+        [ASK, {"role": "assistant", "content": None, "function_call": {"name": "get_weather", "arguments": "{}"}}],
+        [ASK, {"role": "assistant", "content": None, "tool_calls": [WEATHER.to_wire()]}, R1],
+        [(1, "messages[1].function_call", "legacy_function_call")],
+    ),
+    case(
+        "legacy_function_call",
+        [ASK, {"role": "function", "name": "get_weather", "content": "18 C"}],
+        [ASK, {"role": "assistant", "content": "18 C"}],
+        [(1, "messages[1].role", "legacy_function_call")],
+    ),
+    case(
         "unanswered_call",
         [ASK, CALLS, R1, AGAIN],
         [ASK, CALLS, R1, R2, AGAIN],

@@ -45,6 +45,14 @@ SYSTEM_ROLES = frozenset({Role.SYSTEM, Role.DEVELOPER})
 _ROLES: dict[str, Role] = {role.value: role for role in Role}
 _ROLE_RULE = "must be one of " + ", ".join(repr(role.value) for role in Role)
 
+# OpenAI's shapes from before tool calls (2023), still in old datasets: named
+# as such, with what replaced them, rather than read as unknown keys or roles.
+LEGACY_CALL = (
+    "is the legacy shape of a call, from before tool calls: send "
+    "tool_calls=[{'id': ..., 'type': 'function', 'function': {'name': ..., 'arguments': ...}}]"
+)
+LEGACY_RESULT = "'function' is the legacy role of a function's result: send role 'tool' with its tool_call_id"
+
 # The wire keys ChatMessage models; every other key of a message dict is extra.
 _MODELLED = frozenset({"role", "content", "name", "tool_calls", "tool_call_id", "is_error"})
 
@@ -261,6 +269,10 @@ class ChatMessage:
         raw_calls = data.get("tool_calls")
         tool_calls = None if raw_calls is None else _read_tool_calls(raw_calls)
         content: Any = data.get("content")  # checked by __init__, like every value
+        if content is None and not tool_calls and data.get("function_call") is not None:
+            # A legacy call turn: its call is all it says. (Beside text, a
+            # function_call is kept in extra, as any other key.)
+            raise InvalidMessage("function_call", LEGACY_CALL, describe(data["function_call"]))
         if content is None and (tool_calls or _is_refusal(data)):
             # An assistant turn whose answer is its tool calls, or a refusal,
             # has no text: OpenAI sends null there.
@@ -389,6 +401,8 @@ def _check_role(value: object) -> Role:
     if isinstance(value, str):
         with contextlib.suppress(ValueError):
             return Role(value)  # a str subclass, such as another StrEnum's member
+    if value == "function":
+        raise InvalidMessage("role", f"{_ROLE_RULE}: {LEGACY_RESULT}", describe(value))
     raise InvalidMessage("role", _ROLE_RULE, describe(value))
 
 

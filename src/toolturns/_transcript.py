@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import refuse_changes
-from ._message import SYSTEM_ROLES, ChatMessage, Role
+from ._message import LEGACY_CALL, LEGACY_RESULT, SYSTEM_ROLES, ChatMessage, Role
 from ._tool import Tool
 from ._tool_call import ToolCall
 
@@ -253,7 +253,13 @@ class _Check:
                 turns.append(ChatMessage.from_dict(item))
             except MessageError as error:
                 failure = error.with_prefix(where)
-                self.add(index, failure.path, "invalid_message", failure.reason)
+                legacy = LEGACY_CALL in failure.rule or LEGACY_RESULT in failure.rule
+                self.add(
+                    index,
+                    failure.path,
+                    "legacy_function_call" if legacy else "invalid_message",
+                    failure.reason,
+                )
                 # A result that does not read may still answer its call, and a
                 # call turn that does not read still has results after it:
                 # keep what the exchange checks need, so that one unreadable
