@@ -1294,7 +1294,11 @@ def test_the_legacy_function_shapes_are_named_with_what_replaced_them() -> None:
     """A call turn of only a function_call, and role 'function', say they are the legacy shape and what to send."""
     with pytest.raises(InvalidMessage) as caught:
         ChatMessage.from_dict(
-            {"role": "assistant", "content": None, "function_call": {"name": "get_weather", "arguments": "{}"}}
+            {
+                "role": "assistant",
+                "content": None,
+                "function_call": {"name": "get_weather", "arguments": "{}"},
+            }
         )
     assert caught.value.path == "function_call"
     assert "legacy shape of a call" in caught.value.rule

@@ -110,7 +110,14 @@ CASES = [
     ),
     case(
         "legacy_function_call",
-        [ASK, {"role": "assistant", "content": None, "function_call": {"name": "get_weather", "arguments": "{}"}}],
+        [
+            ASK,
+            {
+                "role": "assistant",
+                "content": None,
+                "function_call": {"name": "get_weather", "arguments": "{}"},
+            },
+        ],
         [ASK, {"role": "assistant", "content": None, "tool_calls": [WEATHER.to_wire()]}, R1],
         [(1, "messages[1].function_call", "legacy_function_call")],
     ),
