@@ -53,6 +53,10 @@ LEGACY_CALL = (
 )
 LEGACY_RESULT = "'function' is the legacy role of a function's result: send role 'tool' with its tool_call_id"
 
+# openai's chat.completions.parse() adds message.parsed: the content decoded
+# by the SDK into the caller's type, a copy of what content says; read, never sent.
+_DERIVED = frozenset({"parsed"})
+
 # The wire keys ChatMessage models; every other key of a message dict is extra.
 _MODELLED = frozenset({"role", "content", "name", "tool_calls", "tool_call_id", "is_error"})
 
@@ -291,7 +295,7 @@ class ChatMessage:
             EMPTY
             if data.keys() <= _MODELLED  # the common case, tested in C
             else Extra.build(
-                {key: value for key, value in data.items() if key not in _MODELLED},
+                {key: value for key, value in data.items() if key not in _MODELLED and key not in _DERIVED},
                 path="",
                 reserved=_MODELLED,
                 error=InvalidMessage,

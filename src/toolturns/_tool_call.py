@@ -160,7 +160,12 @@ class ToolCall:
             rule = "is required" if function is None else "must be an object"
             raise InvalidToolCall("function", rule, None if function is None else describe(function))
         for key, value in () if function.keys() <= _FUNCTION_KEYS else function.items():
-            if key not in _FUNCTION_KEYS and value is not None and not _is_position(key, value):
+            if (
+                key not in _FUNCTION_KEYS
+                and value is not None
+                and not _is_position(key, value)
+                and key not in _DERIVED
+            ):
                 raise InvalidToolCall(
                     f"function.{key}",
                     "is not a known key (function holds name and arguments)",
@@ -244,6 +249,11 @@ class ToolCall:
 
 
 refuse_changes(ToolCall)
+
+
+# openai's chat.completions.parse() adds function.parsed_arguments: the
+# arguments decoded by the SDK, a copy of what arguments says; read, never sent.
+_DERIVED = frozenset({"parsed_arguments"})
 
 
 def _is_position(key: object, value: object) -> bool:

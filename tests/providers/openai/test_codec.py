@@ -193,3 +193,33 @@ def test_a_response_with_null_content_and_no_calls_is_an_empty_turn() -> None:
     # In a request it is still the caller's mistake.
     with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.content: must be a string"):
         openai.from_request([{"role": "assistant", "content": None}])
+
+
+def test_the_sdks_parsed_copies_are_read_and_not_sent_back() -> None:
+    """chat.completions.parse() adds message.parsed and function.parsed_arguments: derived copies of
+    content and arguments, read without error and never sent again."""
+    message = {
+        "role": "assistant",
+        "content": None,
+        "parsed": None,
+        "refusal": None,
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "function": {
+                    "name": "get_weather",
+                    "arguments": '{"city":"Paris"}',
+                    "parsed_arguments": {"city": "Paris"},
+                },
+            }
+        ],
+    }
+    turn = openai.from_response(
+        {"choices": [{"index": 0, "finish_reason": "tool_calls", "message": message}]}
+    )
+    assert turn.tool_calls is not None
+    assert turn.tool_calls[0].arguments == {"city": "Paris"}
+    assert "parsed_arguments" not in turn.to_wire()["tool_calls"][0]["function"]
+    answer = openai.from_response({"role": "assistant", "content": '{"temp": 18}', "parsed": {"temp": 18}})
+    assert answer.to_wire() == {"role": "assistant", "content": '{"temp": 18}'}
