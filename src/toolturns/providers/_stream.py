@@ -8,14 +8,30 @@ when ``message()`` is asked for, so assembly stays linear in the stream.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
+from collections.abc import Sequence
 from typing import Any
 
 from .._errors import InvalidStream, MessageError, describe
 from .._message import ChatMessage
 from .._stream import PartialToolCall, StreamSnapshot
 
-__all__ = ["Assembler", "OtherKeys"]
+__all__ = ["Assembler", "OtherKeys", "joined"]
+
+# A high surrogate followed by a low one: a character outside the BMP that a
+# stream split between two fragments ("\\ud83d" in one chunk, "\\ude00" in
+# the next; json.loads reads each as a lone surrogate). A fragment read from
+# JSON never holds such a pair: json.loads joins the escapes of one string.
+_SPLIT_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
+
+
+def joined(fragments: Sequence[str]) -> str:
+    """The fragments of a streamed text as one text, a surrogate pair split between two made one character."""
+    text = "".join(fragments)
+    if _SPLIT_PAIR.search(text) is None:  # the common case: one C-speed scan
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 class _Text(list[str]):
@@ -58,7 +74,7 @@ class OtherKeys:
 
     def joined(self) -> dict[str, Any]:
         """The keys with their text fragments joined, in the order they first came."""
-        return {key: "".join(v) if isinstance(v, _Text) else v for key, v in self._values.items()}
+        return {key: joined(v) if isinstance(v, _Text) else v for key, v in self._values.items()}
 
 
 def _differ(kept: object, value: object) -> bool:

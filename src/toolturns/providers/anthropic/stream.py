@@ -15,7 +15,7 @@ from .._shared import (
     arguments_text_from_object_wire,
     at,
 )
-from .._stream import Assembler
+from .._stream import Assembler, joined
 from .ids import read_id
 from .read import Layout, read_tool_use
 
@@ -317,7 +317,7 @@ class StreamAssembler(Assembler):
         for block in self._blocks:
             if block.kind == "tool_use":
                 call_id = block.start.get("id")
-                text = "".join(block.fragments)
+                text = joined(block.fragments)
                 if not text.strip() and block.start.get("input"):
                     # No argument text streamed yet: the start's own input is the
                     # arguments so far, as message() gives them.
@@ -336,7 +336,7 @@ class StreamAssembler(Assembler):
 
 def _joined_text(block: _Block) -> str:
     start: str = block.start.get("text", "")
-    return start + "".join(block.fragments)
+    return joined([start, *block.fragments])
 
 
 def _stream_call(block: _Block) -> ToolCall:
@@ -348,7 +348,7 @@ def _stream_call(block: _Block) -> ToolCall:
                 key,
                 f"is required: this tool_use block's {key} never arrived (content_block_start carries it)",
             )
-    text = "".join(block.fragments)
+    text = joined(block.fragments)
     # Blank text ("" is the usual first fragment) means no arguments streamed:
     # the start's input ({}) is the arguments, as in the non-streamed block.
     whole = start if "input" in start else {**start, "input": {}}
@@ -359,10 +359,10 @@ def _stored_block(block: _Block) -> dict[str, Any]:
     """A block toolturns does not model, as the non-streamed response has it."""
     stored = dict(block.start)
     if block.kind == "thinking":
-        stored["thinking"] = stored.get("thinking", "") + "".join(block.fragments)
-        stored["signature"] = stored.get("signature", "") + "".join(block.signature)
+        stored["thinking"] = joined([stored.get("thinking", ""), *block.fragments])
+        stored["signature"] = joined([stored.get("signature", ""), *block.signature])
         return stored
-    text = "".join(block.fragments)
+    text = joined(block.fragments)
     if text.strip():
         # A server tool's input streams like a tool_use's. Text that is not a
         # JSON object (cut off by max_tokens) is kept raw, wrapped the way

@@ -15,7 +15,7 @@ from ..._stream import PartialToolCall
 from .._shared import (
     at,
 )
-from .._stream import Assembler
+from .._stream import Assembler, joined
 from .parts import camel, fields, keys_of, parts_of
 from .read import Reader, read_call
 
@@ -38,7 +38,7 @@ class _Run:
         self.fragments: list[str] = []
 
     def part(self) -> dict[str, Any]:
-        part: dict[str, Any] = {"text": "".join(self.fragments)}
+        part: dict[str, Any] = {"text": joined(self.fragments)}
         if self.thought:
             part["thought"] = True
         return part

@@ -12,7 +12,7 @@ from .._native import is_generated_id
 from .._shared import (
     at,
 )
-from .._stream import Assembler, OtherKeys
+from .._stream import Assembler, OtherKeys, joined
 from .read import from_response, read_call
 
 _PROVIDER = "ollama"
@@ -137,7 +137,7 @@ class StreamAssembler(Assembler):
 
     def _content(self) -> str:
         if len(self._text) > 1:
-            self._text[:] = ["".join(self._text)]
+            self._text[:] = [joined(self._text)]
         return self._text[0] if self._text else ""
 
     def _partial_calls(self) -> list[PartialToolCall]:

@@ -7,7 +7,7 @@ from typing import Any
 from ..._errors import InvalidStream, MessageError, describe
 from ..._message import ChatMessage, Role
 from ..._stream import PartialToolCall
-from .._stream import Assembler, OtherKeys
+from .._stream import Assembler, OtherKeys, joined
 
 # -- streaming ----------------------------------------------------------------------------
 
@@ -31,7 +31,7 @@ class _StreamedCall:
         # Joined once and kept joined, so asking again (snapshot after
         # snapshot) does not join the same fragments over and over.
         if len(self.fragments) > 1:
-            self.fragments[:] = ["".join(self.fragments)]
+            self.fragments[:] = [joined(self.fragments)]
         return self.fragments[0] if self.fragments else ""
 
 
@@ -309,7 +309,7 @@ class StreamAssembler(Assembler):
 
     def _content(self) -> str:
         if len(self._text) > 1:
-            self._text[:] = ["".join(self._text)]
+            self._text[:] = [joined(self._text)]
         return self._text[0] if self._text else ""
 
     def _partial_calls(self) -> list[PartialToolCall]:
