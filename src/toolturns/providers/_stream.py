@@ -8,7 +8,6 @@ when ``message()`` is asked for, so assembly stays linear in the stream.
 
 from __future__ import annotations
 
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import Any
@@ -19,19 +18,24 @@ from .._stream import PartialToolCall, StreamSnapshot
 
 __all__ = ["Assembler", "OtherKeys", "joined"]
 
-# A high surrogate followed by a low one: a character outside the BMP that a
-# stream split between two fragments ("\\ud83d" in one chunk, "\\ude00" in
-# the next; json.loads reads each as a lone surrogate). A fragment read from
-# JSON never holds such a pair: json.loads joins the escapes of one string.
-_SPLIT_PAIR = re.compile("[\ud800-\udbff][\udc00-\udfff]")
-
-
 def joined(fragments: Sequence[str]) -> str:
-    """The fragments of a streamed text as one text, a surrogate pair split between two made one character."""
+    """The fragments of a streamed text as one text, a surrogate pair split between two made one character.
+
+    A character outside the BMP may be split by a stream between two chunks
+    ("\\ud83d" in one, "\\ude00" in the next), which json.loads reads as two
+    lone halves; joined, they are made the one character again. A lone half
+    stays as it came.
+    """
     text = "".join(fragments)
-    if _SPLIT_PAIR.search(text) is None:  # the common case: one C-speed scan
+    # The common cases cost no scan in Python: isascii() reads a flag of the
+    # string, and UTF-8 encoding (in C) fails only on a surrogate.
+    if text.isascii():
         return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return text
 
 
 class _Text(list[str]):
