@@ -18,6 +18,7 @@ from .._stream import PartialToolCall, StreamSnapshot
 
 __all__ = ["Assembler", "OtherKeys", "joined"]
 
+
 def joined(fragments: Sequence[str]) -> str:
     """The fragments of a streamed text as one text, a surrogate pair split between two made one character.
 

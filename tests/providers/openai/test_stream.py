@@ -548,12 +548,11 @@ def test_snapshot_during_the_stream_does_not_disturb() -> None:
 @pytest.mark.parametrize(
     ("delta", "path", "got"),
     [
-        (call_delta(0, None, "f", "{}"), "tool_calls[0].id", "'f'"),
         (call_delta(0, "call_1", None, "{}"), "tool_calls[0].function.name", None),
     ],
 )
-def test_call_whose_id_or_name_never_arrived(delta: dict[str, Any], path: str, got: str | None) -> None:
-    """message() names the call that lacks its id or name; snapshot() shows it with None."""
+def test_call_whose_name_never_arrived(delta: dict[str, Any], path: str, got: str | None) -> None:
+    """message() names the call that lacks its name; snapshot() shows it with None."""
     stream = assemble([calls_chunk(delta), chunk({}, "tool_calls")])
     with pytest.raises(InvalidStream) as caught:
         stream.message()
@@ -751,3 +750,65 @@ def test_a_lookup_failing_oddly_on_the_fast_path_leaves_the_chunk_to_the_general
     item["choices"][0] = _Odd(item["choices"][0])
     stream.feed(item)  # the general path reads the dict subclass with .get
     assert stream.message().tool_calls[0].arguments_json == "{}"  # type: ignore[index]
+
+
+def test_calls_without_ids_get_the_made_up_ids_from_response_gives() -> None:
+    """Servers that send no call id (Ollama's /v1, some vLLM builds): deterministic ids, marked as made up,
+    the same as from_response gives the response sent whole; the live view shows None until then."""
+    items = [
+        {"id": "chatcmpl-1", **calls_chunk(call_delta(0, None, "get_weather", '{"city": "Paris"}'))},
+        {"id": "chatcmpl-1", **calls_chunk(call_delta(1, "", "get_time", ""))},
+        {"id": "chatcmpl-1", **chunk({}, "tool_calls")},
+        {"id": "chatcmpl-1", "choices": None, "usage": {"total_tokens": 9}},
+    ]
+    stream = assemble(items)
+    turn = stream.message()
+    assert turn.tool_calls is not None
+    first, second = turn.tool_calls
+    assert first.id.startswith("call_")
+    assert first.id != second.id
+    assert first.provider_data == {"openai": {"generated_id": True}}
+    assert [call.arguments for call in turn.tool_calls] == [{"city": "Paris"}, {}]
+    assert message(items) == turn  # the same stream, the same ids
+    assert stream.snapshot().tool_calls[0].id is None
+    assert stream.usage == {"total_tokens": 9}
+    whole = {
+        "id": "chatcmpl-1",
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls",
+                "message": {
+                    "role": "assistant",
+                    "content": None,
+                    "tool_calls": [
+                        {
+                            "type": "function",
+                            "function": {"name": "get_weather", "arguments": '{"city": "Paris"}'},
+                        },
+                        {"id": "", "type": "function", "function": {"name": "get_time", "arguments": ""}},
+                    ],
+                },
+            }
+        ],
+    }
+    assert openai.from_response(whole) == turn
+    other = {**whole, "id": "chatcmpl-2"}
+    assert openai.from_response(other).tool_calls[0].id != first.id  # type: ignore[index]
+    # The made-up id goes out with the call (a tool result must name it on this wire).
+    assert openai.to_request([turn])["messages"][0]["tool_calls"][0]["id"] == first.id
+
+
+def test_a_chunk_with_null_choices_is_skipped() -> None:
+    """choices: null (a keep-alive or usage chunk some servers send) changes nothing."""
+    items = [chunk({"role": "assistant", "content": "Hi"}), {"choices": None}, chunk({}, "stop")]
+    assert message(items) == ChatMessage.assistant("Hi")
+
+
+def test_a_malformed_call_without_an_id_is_still_an_error() -> None:
+    """Making an id up reads nothing else: a call whose function is not an object is refused as before."""
+    with pytest.raises(InvalidToolCall) as caught:
+        openai.from_response(
+            {"role": "assistant", "content": None, "tool_calls": [{"type": "function", "function": 5}]}
+        )
+    assert caught.value.path == "tool_calls[0].function"

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 
 from ..._errors import InvalidMessage, describe
 from ..._message import ChatMessage, Role
-from .._shared import at
+from ..._tool_call import ToolCall
+from .._native import kept
+from .._shared import at, generated_id
+
+_PROVIDER = "openai"
 
 
 def from_request(body: object) -> list[ChatMessage]:
@@ -67,8 +72,56 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
             if not isinstance(item, Mapping):
                 raise InvalidMessage("", "must be an object", describe(item))
             with at("message"):
-                return _model_turn(ChatMessage.from_dict(_answered(item.get("message"))))
-    return _model_turn(ChatMessage.from_dict(_answered(body)))
+                seed = ("response", body.get("id"), choice)
+                return _model_turn(read_turn(_answered(item.get("message")), seed))
+    return _model_turn(read_turn(_answered(body), ("message",)))
+
+
+def read_turn(message: object, seed: tuple[object, ...]) -> ChatMessage:
+    """A response message, its calls that came without an id given made-up ids.
+
+    OpenAI-compatible servers (Ollama's /v1, some vLLM builds) send calls
+    without ``id``. Such a call gets a deterministic id, seeded with ``seed``
+    (the response's id and choice) and what the call is and where it stands,
+    marked ``provider_data["openai"]["generated_id"]`` as the Gemini and
+    Ollama codecs mark theirs. Unlike theirs, it is sent back: on this wire a
+    tool result names its call by id.
+    """
+    made_up: set[int] = set()
+    calls = message.get("tool_calls") if isinstance(message, Mapping) else None
+    if isinstance(calls, (list, tuple)) and any(_lacks_id(call) for call in calls):
+        filled = []
+        for position, call in enumerate(calls):
+            if _lacks_id(call):
+                function = call.get("function")
+                name = function.get("name") if isinstance(function, Mapping) else None
+                arguments = function.get("arguments") if isinstance(function, Mapping) else None
+                call = {**call, "id": generated_id(_PROVIDER, *seed, position, name, arguments)}
+                made_up.add(position)
+            filled.append(call)
+        assert isinstance(message, Mapping)
+        message = {**message, "tool_calls": filled}
+    turn = ChatMessage.from_dict(message)
+    if not made_up:
+        return turn
+    marked = tuple(
+        ToolCall(
+            call.id,
+            call.name,
+            call.arguments_json,
+            extra=call.extra,
+            provider_data=kept(_PROVIDER, generated_id=True),
+        )
+        if position in made_up
+        else call
+        for position, call in enumerate(turn.tool_calls or ())
+    )
+    return dataclasses.replace(turn, tool_calls=marked)
+
+
+def _lacks_id(call: object) -> bool:
+    # Missing, null or "": some servers send "" on every call.
+    return isinstance(call, Mapping) and call.get("id") in (None, "")
 
 
 def _answered(message: object) -> object:

@@ -8,6 +8,7 @@ from ..._errors import InvalidStream, MessageError, describe
 from ..._message import ChatMessage, Role
 from ..._stream import PartialToolCall
 from .._stream import Assembler, OtherKeys, joined
+from .read import read_turn
 
 # -- streaming ----------------------------------------------------------------------------
 
@@ -85,6 +86,7 @@ class StreamAssembler(Assembler):
         if type(choice) is not int or choice < 0:
             raise InvalidStream("choice", "must be a non-negative integer", describe(choice))
         self._choice = choice
+        self._response_id: str | None = None
         self._seen_choice = False
         self._text: list[str] = []
         # Other keys of the delta, in the order they first came: text keys
@@ -174,11 +176,16 @@ class StreamAssembler(Assembler):
             if not isinstance(usage, dict):
                 raise InvalidStream("usage", "must be an object", describe(usage))
             self.usage = usage
+        response_id = item.get("id")
+        if self._response_id is None and isinstance(response_id, str):
+            self._response_id = response_id  # seeds the ids of calls that come without one
         if "choices" not in item:
             if usage is None:
                 raise InvalidStream("choices", "is required (a chat.completion.chunk has choices)")
             return
         choices = item["choices"]
+        if choices is None:
+            return  # some servers send choices: null on a usage or keep-alive chunk
         if not isinstance(choices, list):
             raise InvalidStream("choices", "must be an array", describe(choices))
         # try/except, not ``with at(...)``: this runs for every chunk, and a
@@ -330,18 +337,17 @@ class StreamAssembler(Assembler):
         if self._calls:
             calls = []
             for position, call in enumerate(self._ordered_calls()):
-                if call.id is None or call.name is None:
-                    missing = "id" if call.id is None else "function.name"
+                if call.name is None:
                     raise InvalidStream(
-                        f"tool_calls[{position}].{missing}",
+                        f"tool_calls[{position}].function.name",
                         "never arrived in the stream (the call cannot be answered without it)",
-                        None if call.name is None else repr(call.name),
                     )
                 function = {"name": call.name, "arguments": call.arguments_json(), **call.function_extra}
+                # A call without an id gets the made-up one from_response gives it.
                 calls.append({"id": call.id, "type": "function", "function": function, **call.extra})
             body["tool_calls"] = calls
         body.update(self._others.joined())
-        return ChatMessage.from_dict(body)
+        return read_turn(body, ("response", self._response_id, self._choice))
 
 
 _CALL_DELTA_KEYS = frozenset({"index", "id", "type", "function"})
