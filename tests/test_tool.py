@@ -164,3 +164,25 @@ def test_from_dict_refuses_a_description_that_is_not_text(description: object) -
     with pytest.raises(InvalidTool, match=r"^description: must be a string"):
         Tool.from_dict({"name": "f", "description": description})
     assert Tool.from_dict({"name": "f", "description": None}) == Tool("f")
+
+
+@pytest.mark.parametrize("key", ["parameters", "input_schema", "inputSchema", "parametersJsonSchema"])
+def test_from_dict_reads_the_schema_under_each_shapes_key(key: str) -> None:
+    """OpenAI/Gemini parameters, Anthropic input_schema, MCP inputSchema, Gemini parametersJsonSchema: the
+    schema is read (it was dropped, giving the model a tool with no parameters), errors name the key."""
+    schema = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+    assert Tool.from_dict({"name": "get_weather", key: schema}) == Tool("get_weather", parameters=schema)
+    assert (
+        Tool.from_dict({"type": "function", "function": {"name": "get_weather", key: schema}}).parameters
+        == schema
+    )
+    with pytest.raises(InvalidTool, match=rf"^{key}\.type: must be 'object'"):
+        Tool.from_dict({"name": "get_weather", key: {"type": "array"}})
+
+
+def test_from_dict_refuses_two_schemas() -> None:
+    """A definition giving its schema twice (parameters and input_schema) is refused, not half read."""
+    with pytest.raises(
+        InvalidTool, match=r"^input_schema: must not be given with parameters \(a tool has one schema\)$"
+    ):
+        Tool.from_dict({"name": "f", "parameters": {"type": "object"}, "input_schema": {"type": "object"}})

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import InvalidTool, describe
+from ._errors import InvalidTool, describe, renamed
 from ._frozen import refuse_changes
 from ._json import JSONInput, decode, encode, value_key
 
@@ -18,6 +18,12 @@ __all__ = ["NO_PARAMETERS", "Tool"]
 # and check_transcript with a target, apply that provider's own rule.
 _NAME_RULE = "[a-zA-Z0-9_.:-]{1,128}"
 _NAME = re.compile(_NAME_RULE)
+
+# Where each shape of a tool definition keeps its schema: OpenAI's and Gemini's
+# parameters, Anthropic's input_schema, MCP's inputSchema, Gemini's
+# parametersJsonSchema. Reading only "parameters" gave tools of the other
+# shapes no parameters at all, silently.
+_SCHEMA_KEYS = ("parameters", "input_schema", "inputSchema", "parametersJsonSchema")
 
 #: What a tool without parameters declares: an object with no properties,
 #: never ``[]`` or an absent schema (Ollama answers 400 to ``[]``).
@@ -76,14 +82,20 @@ class Tool:
 
     @classmethod
     def from_dict(cls, data: object) -> Tool:
-        """Read an OpenAI tool definition, or a bare ``{name, description, parameters}``.
+        """Read an OpenAI tool definition, or a bare ``{name, description, <schema>}``.
 
-        Only those three keys are read: a ``Tool`` does not carry others
-        (OpenAI's ``strict``), and the ``toolturns convert`` command refuses a
-        definition that has them rather than drop them.
+        The schema is read under the key each shape gives it: ``parameters``
+        (OpenAI, Gemini), ``input_schema`` (Anthropic), ``inputSchema`` (MCP)
+        or ``parametersJsonSchema`` (Gemini); two of them at once are refused.
+        Only the name, description and schema are read: a ``Tool`` does not
+        carry other keys (OpenAI's ``strict``), and the ``toolturns convert``
+        command and each codec's ``read_tools`` refuse a definition that has
+        them rather than drop them.
 
         >>> Tool.from_dict({"type": "function", "function": {"name": "get_time"}})
         Tool(name='get_time', description='', parameters={'type': 'object', 'properties': {}})
+        >>> Tool.from_dict({"name": "get_weather", "inputSchema": {"type": "object", "required": ["city"]}}).parameters
+        {'type': 'object', 'required': ['city']}
         >>> Tool.from_dict({"type": "code_interpreter"})
         Traceback (most recent call last):
         ...
@@ -105,9 +117,16 @@ class Tool:
             if not isinstance(data, Mapping):
                 raise InvalidTool(prefix, "must be an object", describe(data))
         try:
+            given = [key for key in _SCHEMA_KEYS if data.get(key) is not None]
+            if len(given) > 1:
+                raise InvalidTool(given[1], f"must not be given with {given[0]} (a tool has one schema)")
+            schema = given[0] if given else "parameters"
             # A missing or null description is none; any other non-string is refused by Tool.
             description = data.get("description")
-            return cls(data.get("name"), "" if description is None else description, data.get("parameters"))  # type: ignore[arg-type]
+            try:
+                return cls(data.get("name"), "" if description is None else description, data.get(schema))  # type: ignore[arg-type]
+            except InvalidTool as error:
+                raise renamed(error, "parameters", schema) from None
         except InvalidTool as error:
             raise error.with_prefix(prefix) from None
 
