@@ -154,7 +154,9 @@ def facts(messages: Sequence[ChatMessage], codec: Codec) -> tuple[list[Any], lis
     for message in messages:
         for call in message.tool_calls or ():
             call_id = call.id
-            if any(_generated(call, provider) for provider in CODECS):
+            # A made-up id is not sent back (another is made up on reading), except on
+            # the OpenAI wire, where a result names its call by it: there it is an id.
+            if any(_generated(call, provider) for provider in CODECS if provider != "openai"):
                 call_id = made_up.setdefault(call.id, f"<made-up id {len(made_up)}>")
             calls.append((call_id, call.name, _argument_value(call.arguments_json)))
     results = sorted(

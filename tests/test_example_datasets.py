@@ -25,6 +25,7 @@ CODES = {
     "not_a_transcript",
     "invalid_message",
     "legacy_function_call",
+    "result_name_mismatch",
     "unanswered_call",
     "orphan_result",
     "duplicate_result",

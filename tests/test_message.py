@@ -338,13 +338,15 @@ def test_rejects_an_empty_or_non_string_name(value: Any, shown: str) -> None:
     assert str(caught.value) == f"name: must be a non-empty string, got {shown}"
 
 
-def test_rejects_a_name_on_a_tool_message() -> None:
-    """A tool message takes no name: tool_call_id names the call."""
-    with pytest.raises(InvalidMessage) as caught:
-        ChatMessage("tool", "x", tool_call_id="call_1", name="get_weather")
-    assert str(caught.value) == (
-        "name: is not allowed on tool messages (tool_call_id names the call), got 'get_weather'"
-    )
+def test_a_name_on_a_tool_message_is_kept_and_sent_back() -> None:
+    """Older OpenAI examples name the function on a tool message: read, kept and re-emitted, not refused."""
+    data = {"role": "tool", "content": "x", "name": "get_weather", "tool_call_id": "call_1"}
+    message = ChatMessage.from_dict(data)
+    assert message.name == "get_weather"
+    assert message.to_wire() == data
+    assert ChatMessage("tool", "x", tool_call_id="call_1", name="get_weather") == message
+    with pytest.raises(InvalidMessage, match=r"^name: must be a non-empty string, got ''$"):
+        ChatMessage("tool", "x", tool_call_id="call_1", name="")
 
 
 # -- is_error -------------------------------------------------------------------

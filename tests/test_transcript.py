@@ -128,6 +128,12 @@ CASES = [
         [(1, "messages[1].role", "legacy_function_call")],
     ),
     case(
+        "result_name_mismatch",
+        [ASK, CALLS, {**R1.to_wire(), "name": "get_time"}, R2],
+        [ASK, CALLS, {**R1.to_wire(), "name": WEATHER.name}, R2],
+        [(2, "messages[2].name", "result_name_mismatch")],
+    ),
+    case(
         "unanswered_call",
         [ASK, CALLS, R1, AGAIN],
         [ASK, CALLS, R1, R2, AGAIN],

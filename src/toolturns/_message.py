@@ -476,10 +476,9 @@ def _check_tool_call_id(value: object, role: Role) -> str:
 
 
 def _check_name(value: object, role: Role) -> str:
-    if role is Role.TOOL:
-        raise InvalidMessage(
-            "name", "is not allowed on tool messages (tool_call_id names the call)", describe(value)
-        )
+    # On a tool message, older OpenAI examples put the function's name here
+    # (OpenAI ignores it): it is kept and sent back like any name, and
+    # check_transcript reports one that is not the answered call's.
     return nonempty_str(value, "name", InvalidMessage)
 
 

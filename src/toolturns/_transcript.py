@@ -333,6 +333,8 @@ class _Check:
                     exchange.results += 1
                 if turn.tool_call_id is not None:
                     self.result(index, turn.tool_call_id, exchange, calls, answered, any_call_turn)
+                    if isinstance(turn, ChatMessage) and turn.name is not None and exchange is not None:
+                        self.result_name(index, turn, exchange)
                 continue
             if exchange is not None:
                 self.close(exchange, f"before messages[{index}] ({_role_name(turn.role)})")
@@ -409,6 +411,18 @@ class _Check:
                 "orphan_result",
                 f"answers call {call_id!r}, which no assistant turn before it made",
             )
+
+    def result_name(self, index: int, turn: ChatMessage, exchange: _Exchange) -> None:
+        """A result that names its function (older OpenAI examples do) names the call it answers."""
+        for call in exchange.message.tool_calls or ():
+            if call.id == turn.tool_call_id and call.name != turn.name:
+                self.add(
+                    index,
+                    f"messages[{index}].name",
+                    "result_name_mismatch",
+                    f"names {turn.name!r}, but answers call {call.id!r} of {call.name!r}; providers that "
+                    "match a result by its function's name (Gemini, Ollama) would pair it with another call",
+                )
 
     def close(self, exchange: _Exchange, when: str) -> None:
         """The exchange is over: each call without a result is unanswered; the target may count results."""
