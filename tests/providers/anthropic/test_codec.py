@@ -26,6 +26,7 @@ from toolturns import (
     Tool,
     ToolCall,
     anthropic,
+    check_transcript,
     openai,
 )
 
@@ -1138,3 +1139,35 @@ def test_response_metadata_is_not_read() -> None:
         }
     )
     assert turn == ChatMessage.assistant("")
+
+
+@pytest.mark.parametrize("signature", ["", None])
+def test_a_thinking_block_without_its_signature_is_refused(signature: str | None) -> None:
+    """A thinking block a cut stream left unsigned is refused with a located error (Anthropic answers 400),
+    and check_transcript reports it as not_convertible."""
+    block: dict[str, Any] = {"type": "thinking", "thinking": "Let me see."}
+    if signature is not None:
+        block["signature"] = signature
+    turn = ChatMessage(
+        "assistant",
+        "",
+        tool_calls=[ToolCall("toolu_1", "get_time")],
+        provider_data={"anthropic": {"items": [[0, block]]}},
+    )
+    history = [ChatMessage.user("Time?"), turn]
+    with pytest.raises(InvalidMessage) as caught:
+        anthropic.to_request(history)
+    assert caught.value.path == "messages[1].provider_data.anthropic.items[0][1].signature"
+    assert "Invalid `signature` in `thinking` block" in caught.value.rule
+    [problem] = check_transcript(history, target="anthropic")
+    assert (problem.code, problem.path) == ("not_convertible", caught.value.path)
+    signed = ChatMessage(
+        "assistant",
+        "",
+        tool_calls=[ToolCall("toolu_1", "get_time")],
+        provider_data={"anthropic": {"items": [[0, {**block, "signature": "c2ln"}]]}},
+    )
+    assert (
+        anthropic.to_request([ChatMessage.user("Time?"), signed])["messages"][1]["content"][0]["signature"]
+        == "c2ln"
+    )

@@ -123,6 +123,9 @@ _NONEMPTY_EXTRAS = st.dictionaries(
 
 
 def _kept_block(kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+    if kind == "thinking" and not fields.get("signature"):
+        # Anthropic signs every thinking block it sends; an unsigned one is refused on replay.
+        fields = {**fields, "signature": "c2ln"}
     return {**fields, "type": kind}
 
 

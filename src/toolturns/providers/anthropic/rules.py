@@ -17,6 +17,7 @@ __all__ = [
     "ORPHAN_RESULT",
     "TOOL_NAME",
     "TRAILING_WHITESPACE",
+    "UNSIGNED_THINKING",
     "check",
     "check_call",
     "check_exchange",
@@ -55,6 +56,16 @@ ORPHAN_RESULT = Rule(
     "orphan_result",
     "Each tool_result block must have a corresponding tool_use block in the previous message",
     "https://docs.anthropic.com/en/docs/build-with-claude/tool-use",
+)
+
+
+#: A thinking block goes back with the signature Anthropic gave it; an empty
+#: one (a stream cut before its signature_delta) cannot be replayed. The codec
+#: refuses such a kept block, which check_transcript reports as not_convertible.
+UNSIGNED_THINKING = Rule(
+    "not_convertible",
+    "messages.1.content.0: Invalid `signature` in `thinking` block",
+    "https://docs.anthropic.com/en/docs/build-with-claude/extended-thinking",
 )
 
 

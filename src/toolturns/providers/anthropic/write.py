@@ -153,11 +153,19 @@ def _user_text(message: ChatMessage) -> str:
 def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, Any]:
     replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, items=True)
     for number, (_, block) in enumerate(replay.items):
+        where = f"{join_key(replay.path, ITEMS)}[{number}][1]"
         if not isinstance(block.get("type"), str):
             raise InvalidMessage(
-                f"{join_key(replay.path, ITEMS)}[{number}][1].type",
+                f"{where}.type",
                 "must be a string: a kept item is a content block",
                 describe(block.get("type")),
+            )
+        if block["type"] == "thinking" and not block.get("signature"):
+            raise InvalidMessage(
+                f"{where}.signature",
+                "must be the signature Anthropic gave the thinking block (a stream cut before it leaves none; "
+                f"drop the block to send the turn): Anthropic answers 400: {rules.UNSIGNED_THINKING.says!r}",
+                describe(block.get("signature")),
             )
     if not message.tool_calls and not replay.items:
         return {"role": "assistant", "content": message.content}
