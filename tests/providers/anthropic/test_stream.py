@@ -12,6 +12,7 @@ from tests.conftest import wire_examples
 from toolturns import (
     ChatMessage,
     InvalidArguments,
+    InvalidMessage,
     InvalidStream,
     InvalidToolCall,
     MessageError,
@@ -550,3 +551,41 @@ def test_duplicate_tool_use_ids_are_rejected() -> None:
     with pytest.raises(InvalidToolCall, match="content block 0 has it too") as caught:
         assemble([START, TOOL0, block_stop(0), second])
     assert caught.value.path == "item[3].content_block.id"
+
+
+def test_a_block_and_delta_type_added_later_never_abort_the_stream() -> None:
+    """A block type toolturns does not model with its own delta type (compaction, compaction_delta): the
+    stream goes on, the block is kept with its deltas as they came, and writing it back is refused, located."""
+    events = [
+        START,
+        block_start(0, {"type": "compaction", "content": ""}),
+        delta(0, "compaction_delta", content="Earlier: the user asked for Paris."),
+        block_stop(0),
+        block_start(1, {"type": "text", "text": ""}),
+        delta(1, "text_delta", text="Sunny."),
+        block_stop(1),
+        message_delta("end_turn"),
+        STOP,
+    ]
+    stream = assemble(events)
+    turn = stream.message()
+    assert turn.content == "Sunny."
+    [[position, kept]] = turn.provider_data["anthropic"]["items"]
+    assert position == 0
+    assert kept["type"] == "compaction"
+    assert kept["_toolturns_unassembled_deltas"] == [
+        {"type": "compaction_delta", "content": "Earlier: the user asked for Paris."}
+    ]
+    with pytest.raises(InvalidMessage) as caught:
+        anthropic.to_request([ChatMessage.user("Weather?"), turn])
+    assert (
+        caught.value.path == "messages[1].provider_data.anthropic.items[0][1]._toolturns_unassembled_deltas"
+    )
+    assert "cannot assemble" in caught.value.rule
+
+
+def test_an_unknown_delta_type_of_a_modelled_block_is_still_an_error() -> None:
+    """On a text block an unknown delta would change the text it models: refused, not skipped."""
+    events = [START, block_start(0, {"type": "text", "text": ""}), delta(0, "shiny_delta", text="x")]
+    with pytest.raises(InvalidStream, match=r"delta\.type: must be one of citations_delta, text_delta"):
+        assemble(events)

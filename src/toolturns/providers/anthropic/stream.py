@@ -16,6 +16,7 @@ from .._shared import (
     at,
 )
 from .._stream import Assembler, joined
+from .blocks import UNASSEMBLED
 from .ids import read_id
 from .read import Layout, read_tool_use
 
@@ -31,6 +32,9 @@ _TEXT_DELTAS = frozenset({"text_delta", "citations_delta"})
 _THINKING_DELTAS = frozenset({"thinking_delta", "signature_delta"})
 _JSON_DELTAS = frozenset({"input_json_delta"})
 # The key of each delta type that carries its fragment.
+# The blocks whose deltas toolturns assembles; an unknown delta type of one of
+# them would change a value it models, so it is an error, not skipped.
+_MODELLED_BLOCKS = frozenset({"text", "thinking", "tool_use"})
 _DELTA_KEYS = {
     "text_delta": "text",
     "input_json_delta": "partial_json",
@@ -42,12 +46,14 @@ _DELTA_KEYS = {
 class _Block:
     """One content block as far as it has streamed: its start, and the fragments since."""
 
-    __slots__ = ("fragments", "signature", "start", "stopped")
+    __slots__ = ("fragments", "signature", "start", "stopped", "unassembled")
 
     def __init__(self, start: dict[str, Any]) -> None:
         self.start = start
         self.fragments: list[str] = []  # text, partial_json or thinking, by kind
         self.signature: list[str] = []  # signature_delta fragments of a thinking block
+        # Deltas of a type toolturns does not know, of a block it does not model: kept as they came.
+        self.unassembled: list[dict[str, Any]] = []
         self.stopped = False
 
     @property
@@ -257,6 +263,12 @@ class StreamAssembler(Assembler):
                 accepted = _THINKING_DELTAS
             else:  # tool_use, and unmodelled blocks whose input streams (server_tool_use)
                 accepted = _JSON_DELTAS
+            if block.kind not in _MODELLED_BLOCKS and isinstance(kind, str) and kind not in accepted:
+                # A block type added after this code (compaction) with its own
+                # delta type: the stream goes on; the block is kept with its
+                # deltas as they came, and refused on replay (unassembled).
+                block.unassembled.append(delta)
+                return
             if not isinstance(kind, str) or kind not in accepted:
                 raise InvalidStream(
                     "type",
@@ -358,6 +370,8 @@ def _stream_call(block: _Block) -> ToolCall:
 def _stored_block(block: _Block) -> dict[str, Any]:
     """A block toolturns does not model, as the non-streamed response has it."""
     stored = dict(block.start)
+    if block.unassembled:
+        stored[UNASSEMBLED] = block.unassembled
     if block.kind == "thinking":
         stored["thinking"] = joined([stored.get("thinking", ""), *block.fragments])
         stored["signature"] = joined([stored.get("signature", ""), *block.signature])

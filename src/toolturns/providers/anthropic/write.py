@@ -22,7 +22,7 @@ from .._shared import (
     check_tools,
 )
 from . import rules
-from .blocks import TEXT_KEYS, TOOL_RESULT_KEYS, TOOL_USE_KEYS
+from .blocks import TEXT_KEYS, TOOL_RESULT_KEYS, TOOL_USE_KEYS, UNASSEMBLED
 from .ids import wire_id
 from .tools import tool_definition
 
@@ -159,6 +159,13 @@ def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, An
                 f"{where}.type",
                 "must be a string: a kept item is a content block",
                 describe(block.get("type")),
+            )
+        if UNASSEMBLED in block:
+            raise InvalidMessage(
+                f"{where}.{UNASSEMBLED}",
+                f"is a {block['type']!r} block streamed in deltas toolturns cannot assemble: replay the "
+                "response read whole (from_response), or drop the block",
+                describe(block[UNASSEMBLED]),
             )
         if block["type"] == "thinking" and not block.get("signature"):
             raise InvalidMessage(
