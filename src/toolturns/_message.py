@@ -380,7 +380,9 @@ def _fill(
         if tool_call_id is None and checked_role is not Role.TOOL
         else _check_tool_call_id(tool_call_id, checked_role),
     )
-    _SET_NAME(self, None if name is None else _check_name(name, checked_role))
+    # Any role may carry a name; on a tool message older OpenAI examples name the
+    # function there (OpenAI ignores it), and check_transcript compares it with the call's.
+    _SET_NAME(self, None if name is None else nonempty_str(name, "name", InvalidMessage))
     _SET_IS_ERROR(self, False if is_error is False else _check_is_error(is_error, checked_role))
     _SET_EXTRA(
         self,
@@ -473,13 +475,6 @@ def _check_tool_call_id(value: object, role: Role) -> str:
     if value is None:
         raise InvalidMessage("tool_call_id", "is required on tool messages")
     return nonempty_str(value, "tool_call_id", InvalidMessage)
-
-
-def _check_name(value: object, role: Role) -> str:
-    # On a tool message, older OpenAI examples put the function's name here
-    # (OpenAI ignores it): it is kept and sent back like any name, and
-    # check_transcript reports one that is not the answered call's.
-    return nonempty_str(value, "name", InvalidMessage)
 
 
 def _check_is_error(value: object, role: Role) -> bool:

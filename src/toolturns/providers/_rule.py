@@ -77,12 +77,12 @@ class Rules(Protocol):
         ``messages[index]`` and the number of tool results right after it."""
 
 
-def require_conversation(findings: Findings, rule: Rule, provider: str) -> None:
+def require_conversation(findings: Findings, rule: Rule) -> None:
     """For a provider that sends system messages apart: at least one other message."""
     if findings.readable and not findings.conversation:
         findings.add(
             None,
             "messages",
             rule,
-            f"has only system messages; {provider} sends those apart and needs at least one other message",
+            f"has only system messages; {findings.target} sends those apart and needs at least one other message",
         )

@@ -71,7 +71,7 @@ UNSIGNED_THINKING = Rule(
 
 def check(findings: Findings) -> None:
     """A conversation besides the system messages; no empty or whitespace-only text."""
-    require_conversation(findings, NO_CONVERSATION, "anthropic")
+    require_conversation(findings, NO_CONVERSATION)
     last = findings.conversation[-1][0] if findings.conversation else -1
     for index, turn in findings.readable:
         text, final = turn.content, index == last

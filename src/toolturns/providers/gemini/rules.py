@@ -50,7 +50,7 @@ NO_CONVERSATION = Rule("no_conversation", "contents is not specified", _LINK)
 
 def check(findings: Findings) -> None:
     """A conversation besides the system messages; call turns placed and answered as Gemini needs."""
-    require_conversation(findings, NO_CONVERSATION, "gemini")
+    require_conversation(findings, NO_CONVERSATION)
     _call_turn_order(findings)
 
 
