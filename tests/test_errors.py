@@ -187,13 +187,13 @@ def test_describe_shows_scalars_by_repr_and_the_rest_by_type(value: object, show
     assert describe(value) == shown
 
 
-def test_describe_uses_the_class_name_of_custom_objects() -> None:
-    """A caller's own class is described by its name."""
+def test_describe_names_a_custom_object_and_says_what_to_pass_instead() -> None:
+    """A caller's own class is described by its name, with what toolturns reads in its place."""
 
     class Point:
         pass
 
-    assert describe(Point()) == "Point"
+    assert describe(Point()) == "Point (an object, not JSON data: pass e.g. its .model_dump() or .to_dict())"
 
 
 def test_describe_keeps_a_short_string_whole() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import enum
+
 __all__ = [
     "InvalidArguments",
     "InvalidMessage",
@@ -249,4 +251,9 @@ def describe(value: object) -> str:
         if len(shown) > _MAX_SHOWN:
             shown = f"{shown[:_MAX_SHOWN]}... ({len(shown)} characters)"
         return shown
-    return type(value).__name__
+    kind = type(value)
+    if kind.__module__ == "builtins" or isinstance(value, enum.Enum) or not hasattr(value, "__dict__"):
+        return kind.__name__  # a value type (datetime, Decimal): its name says enough
+    # A record object, a caller's or an SDK's, that no reader could turn into
+    # data: say what toolturns reads instead.
+    return f"{kind.__name__} (an object, not JSON data: pass e.g. its .model_dump() or .to_dict())"

@@ -13,6 +13,7 @@ from ._errors import InvalidMessage, MessageError, describe
 from ._extra import EMPTY, Extra
 from ._frozen import refuse_changes
 from ._json import JSONInput
+from ._sdk import dumped
 from ._tool_call import ToolCall
 
 __all__ = ["SYSTEM_ROLES", "ChatMessage", "Role"]
@@ -266,7 +267,11 @@ class ChatMessage:
         ...                     "function": {"name": "get_time", "arguments": ""}}]})
         ChatMessage(role='assistant', content='', tool_calls=(ToolCall(id='call_1', name='get_time', arguments='{}'),))
         """
-        if type(data) is not dict and not isinstance(data, Mapping):
+        if (
+            type(data) is not dict
+            and not isinstance(data, Mapping)
+            and not isinstance(data := dumped(data), Mapping)
+        ):
             raise InvalidMessage("", "must be an object (a dict)", describe(data))
         if "role" not in data:
             raise _no_role(data)

@@ -10,6 +10,7 @@ from typing import Any
 from ._errors import InvalidTool, describe, renamed
 from ._frozen import refuse_changes
 from ._json import JSONInput, decode, encode, value_key
+from ._sdk import dumped
 
 __all__ = ["NO_PARAMETERS", "Tool"]
 
@@ -101,7 +102,7 @@ class Tool:
         ...
         toolturns.InvalidTool: type: must be 'function' (only function tools are supported), got 'code_interpreter'
         """
-        if not isinstance(data, Mapping):
+        if not isinstance(data, Mapping) and not isinstance(data := dumped(data), Mapping):
             raise InvalidTool("", "must be an object", describe(data))
         kind = data.get("type")
         if "function" not in data and kind is not None and kind != "function":
@@ -114,7 +115,7 @@ class Tool:
             if kind is not None and kind != "function":
                 raise InvalidTool("type", "must be 'function'", describe(kind))
             prefix, data = "function", data["function"]
-            if not isinstance(data, Mapping):
+            if not isinstance(data, Mapping) and not isinstance(data := dumped(data), Mapping):
                 raise InvalidTool(prefix, "must be an object", describe(data))
         try:
             given = [key for key in _SCHEMA_KEYS if data.get(key) is not None]

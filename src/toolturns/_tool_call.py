@@ -11,6 +11,7 @@ from ._errors import InvalidToolCall, MessageError, describe
 from ._extra import EMPTY, Extra
 from ._frozen import refuse_changes
 from ._json import JSONInput, value_key
+from ._sdk import dumped
 
 __all__ = ["ToolCall"]
 
@@ -141,7 +142,11 @@ class ToolCall:
         >>> ToolCall.from_dict({"id": "c1", "function": {"name": "f", "arguments": {"x": 1}}})
         ToolCall(id='c1', name='f', arguments='{"x":1}')
         """
-        if type(data) is not dict and not isinstance(data, Mapping):
+        if (
+            type(data) is not dict
+            and not isinstance(data, Mapping)
+            and not isinstance(data := dumped(data), Mapping)
+        ):
             raise InvalidToolCall("", "must be an object", describe(data))
         kind = data.get("type")
         if kind == "tool_call" and "args" in data:
@@ -156,7 +161,11 @@ class ToolCall:
                 "type", "must be 'function' (only function tool calls are supported)", describe(kind)
             )
         function = data.get("function")
-        if type(function) is not dict and not isinstance(function, Mapping):
+        if (
+            type(function) is not dict
+            and not isinstance(function, Mapping)
+            and not isinstance(function := dumped(function), Mapping)
+        ):
             rule = "is required" if function is None else "must be an object"
             raise InvalidToolCall("function", rule, None if function is None else describe(function))
         for key, value in () if function.keys() <= _FUNCTION_KEYS else function.items():

@@ -24,6 +24,7 @@ from .._errors import (
     renamed,
 )
 from .._message import ChatMessage
+from .._sdk import dumped
 from .._tool import Tool
 from .._tool_call import ToolCall
 
@@ -192,7 +193,9 @@ def read_function_tools(tools: object) -> list[Tool]:
     result = []
     for number, item in enumerate(tools):
         with at(f"tools[{number}]"):
+            item = dumped(item)
             tool = Tool.from_dict(item)  # refuses anything that is not a mapping
+            assert isinstance(item, Mapping)
             if "function" in item:
                 _refuse_other_keys(item, _TOOL_KEYS, "")
                 _refuse_other_keys(item["function"], _FUNCTION_KEYS, "function.")

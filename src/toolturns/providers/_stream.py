@@ -14,6 +14,7 @@ from typing import Any
 
 from .._errors import InvalidStream, MessageError, describe
 from .._message import ChatMessage
+from .._sdk import dumped
 from .._stream import PartialToolCall, StreamSnapshot
 
 __all__ = ["Assembler", "OtherKeys", "joined"]
@@ -143,6 +144,8 @@ class Assembler(ABC):
         toolturns.InvalidStream: item[0].type: must be 'message_start' first (or 'ping'), got 'content_block_start'
         """
         where = f"item[{self._fed}]"
+        if type(item) is not dict:
+            item = dumped(item)  # an SDK's chunk or event object
         if self._ended and not self._accepts_after_end(item):
             raise InvalidStream(where, "must not follow the end of the stream", describe(item))
         if type(item) is not dict:

@@ -8,6 +8,7 @@ from typing import Any
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._json import join_key
 from ..._message import ChatMessage, Role
+from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept, unmodelled
 from .._shared import (
@@ -48,6 +49,7 @@ def from_request(body: object) -> list[ChatMessage]:
     ChatMessage(role='tool', content='12:00', tool_call_id='toolu_1')
     ChatMessage(role='user', content='Thanks.')
     """
+    body = dumped(body)
     if isinstance(body, Mapping):
         system, messages = body.get("system"), body.get("messages")
     else:
@@ -77,7 +79,7 @@ def from_response(body: object) -> ChatMessage:
     >>> turn.content, turn.tool_calls[0].arguments
     ('Checking.', {'city': 'Paris'})
     """
-    if not isinstance(body, Mapping):
+    if not isinstance(body, Mapping) and not isinstance(body := dumped(body), Mapping):
         raise InvalidMessage("", "must be an object (an Anthropic Message)", describe(body))
     kind = body.get("type")
     if kind is not None and kind != "message":
@@ -110,7 +112,7 @@ def _read_system(system: object) -> list[ChatMessage]:
 
 
 def _read_message(item: object) -> list[ChatMessage]:
-    if not isinstance(item, Mapping):
+    if not isinstance(item, Mapping) and not isinstance(item := dumped(item), Mapping):
         raise InvalidMessage("", "must be an object (a message)", describe(item))
     for key, value in item.items():
         if key not in MESSAGE_KEYS and value is not None:
@@ -135,15 +137,21 @@ def _blocks(content: object) -> Sequence[Mapping[str, Any]]:
     """A message's content as blocks, each an object with a string type."""
     if not isinstance(content, (list, tuple)):
         raise InvalidMessage("content", "must be a string or an array of content blocks", describe(content))
+    blocks: Sequence[object] = content
     for number, block in enumerate(content):
         if not isinstance(block, Mapping):
-            raise InvalidMessage(f"content[{number}]", "must be an object (a content block)", describe(block))
+            block = dumped(block)  # an SDK's block object, as ``response.content`` holds them
+            if not isinstance(block, Mapping):
+                raise InvalidMessage(
+                    f"content[{number}]", "must be an object (a content block)", describe(block)
+                )
+            blocks = [*blocks[:number], block, *blocks[number + 1 :]]
         kind = block.get("type")
         if not isinstance(kind, str):
             raise InvalidMessage(
                 f"content[{number}].type", "must be a string (the block type)", describe(kind)
             )
-    return content
+    return blocks  # type: ignore[return-value]  # each checked to be a Mapping above
 
 
 def _read_user(content: object) -> list[ChatMessage]:
@@ -244,7 +252,7 @@ class Layout:
 
 def _text_block(block: object, rule: str) -> Mapping[str, Any]:
     """``block`` if it is a text block, where text is the only content toolturns models."""
-    if not isinstance(block, Mapping):
+    if not isinstance(block, Mapping) and not isinstance(block := dumped(block), Mapping):
         raise InvalidMessage("", "must be an object (a text block)", describe(block))
     kind = block.get("type")
     if kind != "text":

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..._errors import InvalidTool, describe
 from ..._json import join_key
+from ..._sdk import dumped
 from ..._tool import Tool
 from .._shared import (
     at,
@@ -60,7 +61,7 @@ def read_tools(tools: object) -> list[Tool]:
 
 
 def _read_tool(item: object) -> Tool:
-    if not isinstance(item, Mapping):
+    if not isinstance(item, Mapping) and not isinstance(item := dumped(item), Mapping):
         raise InvalidTool("", "must be an object (a tool definition)", describe(item))
     kind = item.get("type")
     if kind is not None and kind != "custom":

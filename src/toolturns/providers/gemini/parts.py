@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..._errors import InvalidMessage, MessageError, describe
+from ..._sdk import dumped
 
 # The API takes a field's snake_case name as well as its camelCase one (proto
 # JSON): the REST samples send system_instruction, SDK dumps function_call.
@@ -29,7 +30,7 @@ def fields(value: object, what: str, error: type[MessageError] = InvalidMessage)
 
     Only field names are respelled, never the keys of ``args`` or ``response``.
     """
-    if not isinstance(value, Mapping):
+    if not isinstance(value, Mapping) and not isinstance(value := dumped(value), Mapping):
         raise error("", f"must be {what}", describe(value))
     fields: dict[Any, Any] = {}
     for key, item in value.items():

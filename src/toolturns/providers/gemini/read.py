@@ -14,6 +14,7 @@ from ..._errors import (
 )
 from ..._json import encode
 from ..._message import ChatMessage, Role
+from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept, unmodelled
 from .._shared import (
@@ -118,7 +119,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
     with at(f"candidates[{choice}]"):
         item = fields(candidates[choice], "a candidate object")
         content = item.get("content")
-        if not isinstance(content, Mapping):
+        if not isinstance(content, Mapping) and not isinstance(content := dumped(content), Mapping):
             reason = item.get("finishReason")
             rule = "must be a Content object" if content is not None else "is required"
             raise InvalidMessage(
@@ -132,6 +133,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
 
 def _request_body(body: object) -> tuple[object, Sequence[object]]:
     """The system instruction (or None) and the contents of a request body."""
+    body = dumped(body)
     if isinstance(body, (list, tuple)):
         return None, body
     if not isinstance(body, Mapping):

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._json import value_key
 from ..._message import ChatMessage, Role
+from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept, unmodelled
 from .._shared import (
@@ -59,6 +60,7 @@ def from_request(body: object) -> list[ChatMessage]:
     ...
     toolturns.InvalidMessage: messages[0].tool_name: must name a call of the preceding assistant turn that has no result yet (results without tool_call_id are matched by name, in call order), got 'get_time'
     """
+    body = dumped(body)
     if isinstance(body, Mapping):
         if "messages" not in body:
             raise InvalidMessage("messages", "is required")
@@ -96,7 +98,7 @@ def from_response(body: object) -> ChatMessage:
     ...
     toolturns.InvalidMessage: error: Ollama answered with an error, not a message, got "model 'llama9' not found"
     """
-    if not isinstance(body, Mapping):
+    if not isinstance(body, Mapping) and not isinstance(body := dumped(body), Mapping):
         raise InvalidMessage("", "must be an object (an /api/chat response)", describe(body))
     if "message" not in body:
         if "error" in body:  # Ollama's error body: {"error": "..."} (api/types.go, StatusError)
@@ -184,7 +186,7 @@ def _optional_text(value: object, path: str) -> str:
 
 def _read_message(item: object, seed: tuple[object, ...], calls: _CallsRead) -> ChatMessage:
     """One native message; ``seed`` places it, for the ids of its calls."""
-    if not isinstance(item, Mapping):
+    if not isinstance(item, Mapping) and not isinstance(item := dumped(item), Mapping):
         raise InvalidMessage("", "must be an object", describe(item))
     if "role" not in item:
         raise InvalidMessage("role", "is required")
@@ -223,7 +225,7 @@ def _read_calls(value: object, seed: tuple[object, ...]) -> list[ToolCall] | Non
 
 def read_call(item: object, seed: tuple[object, ...]) -> ToolCall:
     """One native call: ``{"id"?, "type"?, "function": {"index"?, "name", "arguments"}}``."""
-    if not isinstance(item, Mapping):
+    if not isinstance(item, Mapping) and not isinstance(item := dumped(item), Mapping):
         raise InvalidToolCall("", "must be an object", describe(item))
     kind = item.get("type")
     if kind is not None and kind != "function":

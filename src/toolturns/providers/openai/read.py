@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from ..._errors import InvalidMessage, describe
 from ..._message import ChatMessage, Role
+from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept
 from .._shared import at, generated_id
@@ -28,6 +29,7 @@ def from_request(body: object) -> list[ChatMessage]:
     ...
     toolturns.InvalidMessage: messages[0].content: must be a string, got 5
     """
+    body = dumped(body)
     messages = body.get("messages") if isinstance(body, Mapping) else body
     if not isinstance(messages, (list, tuple)):
         raise InvalidMessage("messages", "must be an array of messages", describe(messages))
@@ -56,6 +58,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
     >>> turn.tool_calls[0].name, turn.content
     ('get_time', '')
     """
+    body = dumped(body)
     if isinstance(body, Mapping) and "choices" in body:
         choices = body["choices"]
         # A choice that is not an int would make the comparison below raise TypeError.
@@ -69,7 +72,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
             )
         with at(f"choices[{choice}]"):
             item = choices[choice]
-            if not isinstance(item, Mapping):
+            if not isinstance(item, Mapping) and not isinstance(item := dumped(item), Mapping):
                 raise InvalidMessage("", "must be an object", describe(item))
             with at("message"):
                 seed = ("response", body.get("id"), choice)
@@ -87,6 +90,7 @@ def read_turn(message: object, seed: tuple[object, ...]) -> ChatMessage:
     Ollama codecs mark theirs. Unlike theirs, it is sent back: on this wire a
     tool result names its call by id.
     """
+    message = dumped(message)
     made_up: set[int] = set()
     calls = message.get("tool_calls") if isinstance(message, Mapping) else None
     if isinstance(calls, (list, tuple)) and any(_lacks_id(call) for call in calls):

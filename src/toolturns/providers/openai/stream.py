@@ -6,6 +6,7 @@ from typing import Any
 
 from ..._errors import InvalidStream, MessageError, describe
 from ..._message import ChatMessage, Role
+from ..._sdk import dumped
 from ..._stream import PartialToolCall
 from .._stream import Assembler, OtherKeys, joined
 from .read import read_turn
@@ -116,6 +117,8 @@ class StreamAssembler(Assembler):
         # the work. Any chunk that is not exactly such a fragment, including
         # every malformed one, goes the general way, which checks it and says
         # what is wrong; a lookup that fails here only means "not a fragment".
+        if type(item) is not dict:
+            item = dumped(item)  # an SDK's chunk object
         if type(item) is dict and not self._ended:
             try:
                 (entry,) = item["choices"]
@@ -192,7 +195,7 @@ class StreamAssembler(Assembler):
         # context manager per level costs more than the assembly itself.
         for position, entry in enumerate(choices):
             try:
-                if not isinstance(entry, dict):
+                if not isinstance(entry, dict) and not isinstance(entry := dumped(entry), dict):
                     raise InvalidStream("", "must be an object", describe(entry))
                 index = _choice_index(entry)
                 if index is None:
