@@ -918,8 +918,9 @@ def test_anthropic_reads_back_its_tool_definitions() -> None:
         ),
         ([{"name": "x"}], "tools[0].input_schema: is required (Anthropic answers 400 without it)"),
         (
-            [{"name": "x", "input_schema": {}, "strict": True}],
-            "tools[0].strict: is not a key of a tool toolturns carries (name, description, input_schema), got True",
+            [{"name": "x", "input_schema": {}, "title": "X"}],
+            "tools[0].title: is not a key of a tool toolturns carries (name, description, input_schema, strict), "
+            "got 'X'",
         ),
         (
             [{"name": "x y", "input_schema": {}}],
@@ -1181,28 +1182,83 @@ def test_script_memory_stays_flat_on_a_large_file(tmp_path: Path) -> None:
     assert large_kib - small_kib < 30 * 1024, (small_kib, large_kib)
 
 
-def test_convert_refuses_openai_tool_keys_a_tool_cannot_carry(
+def test_convert_carries_strict_where_the_target_does_and_refuses_other_tool_keys(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """OpenAI's strict (or any key a Tool does not carry) skips the line instead of vanishing from it."""
+    """OpenAI's strict goes to OpenAI and Anthropic; a key a Tool does not carry skips the line."""
     strict = {"type": "function", "function": {"name": "f", "strict": True, "parameters": {"type": "object"}}}
     extra = {"type": "function", "function": {"name": "f"}, "cache": 1}
     bare = {"name": "f", "parameters": {"type": "object"}, "strict": True}
-    fine = {"name": "f", "description": "d", "parameters": {"type": "object"}, "type": "function"}
     path = write(
         tmp_path / "tools.jsonl",
         *(
             json.dumps({"messages": [{"role": "user", "content": "q"}], "tools": [t]})
-            for t in (strict, extra, bare, fine)
+            for t in (strict, extra, bare)
         ),
     )
     status, out, err = call(capsys, "convert", "--to", "openai", path)
     assert status == 1
-    assert len(out.splitlines()) == 1
+    assert [json.loads(line)["tools"][0]["function"]["strict"] for line in out.splitlines()] == [True, True]
+    assert err.splitlines()[0] == (
+        f"{path}:2: tools[0].cache: is not a key of a tool toolturns carries (function, type), got 1"
+    )
+    status, out, _ = call(capsys, "convert", "--to", "anthropic", path)
+    assert [json.loads(line)["tools"][0]["strict"] for line in out.splitlines()] == [True, True]
+
+
+_UNSUPPORTED_LINE = {
+    "messages": [
+        {"role": "user", "content": "q", "name": "ann", "weight": 0},
+        {"role": "assistant", "content": "a"},
+    ],
+    "tools": [{"type": "function", "function": {"name": "f", "strict": True}}],
+}
+
+
+def test_check_and_convert_agree_on_what_a_target_cannot_carry(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check --target reports each thing the target's request cannot carry; convert skips the line."""
+    path = write(tmp_path / "names.jsonl", json.dumps(_UNSUPPORTED_LINE))
+    status, out, _ = call(capsys, "check", "--target", "gemini", path)
+    assert status == 1
+    assert out.splitlines() == [
+        f"{path}:1: tools[0].function.strict: unsupported: Gemini cannot carry strict=True (Invalid JSON payload "
+        "received. Unknown name ...: Cannot find field.); convert --drop-unsupported leaves it out",
+        f"{path}:1: messages[0].name: unsupported: Gemini cannot carry the name 'ann' (Invalid JSON payload "
+        "received. Unknown name ...: Cannot find field.); convert --drop-unsupported leaves it out",
+        f"{path}:1: messages[0].weight: unsupported: Gemini cannot carry the key 'weight' (Invalid JSON payload "
+        "received. Unknown name ...: Cannot find field.); convert --drop-unsupported leaves it out",
+    ]
+    status, out, err = call(capsys, "convert", "--to", "gemini", path)
+    assert (status, out) == (1, "")
+    assert err.splitlines()[0] == (
+        f"{path}:1: messages[0].name: Gemini cannot carry the name 'ann' (Invalid JSON payload received. Unknown "
+        "name ...: Cannot find field.); --drop-unsupported drops it"
+    )
+    assert call(capsys, "check", "--target", "openai", path)[0] == 0
+
+
+def test_convert_drop_unsupported_reports_each_drop_per_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under --drop-unsupported the line converts, and stderr names every key left out, at its line."""
+    path = write(tmp_path / "names.jsonl", json.dumps(_UNSUPPORTED_LINE))
+    status, out, err = call(capsys, "convert", "--to", "ollama", "--drop-unsupported", path)
+    assert status == 0
+    assert json.loads(out) == {
+        "messages": [{"role": "user", "content": "q"}, {"role": "assistant", "content": "a"}],
+        "tools": [
+            {
+                "type": "function",
+                "function": {"name": "f", "parameters": {"type": "object", "properties": {}}},
+            }
+        ],
+    }
     assert err.splitlines()[:3] == [
-        f"{path}:1: tools[0].function.strict: is not a key of a tool toolturns carries (description, name, parameters), got True",
-        f"{path}:2: tools[0].cache: is not a key of a tool toolturns carries (function, type), got 1",
-        f"{path}:3: tools[0].strict: is not a key of a tool toolturns carries (description, name, parameters, type), got True",
+        f"{path}:1: messages[0].name: dropped the name 'ann'",
+        f"{path}:1: messages[0].weight: dropped the key 'weight'",
+        f"{path}:1: tools[0].strict: dropped strict=True",
     ]
 
 

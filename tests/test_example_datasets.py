@@ -47,6 +47,7 @@ CODES = {
     "trailing_whitespace",
     "result_count_mismatch",
     "misplaced_call_turn",
+    "unsupported",
 }
 
 

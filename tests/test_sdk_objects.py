@@ -120,7 +120,11 @@ def test_chat_message_and_tool_call_from_dict_read_openai_sdk_objects() -> None:
     assert ChatMessage.from_dict(built) == ChatMessage.from_dict(message)
 
 
-_SCHEMA: dict[str, object] = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
+_SCHEMA: dict[str, object] = {
+    "type": "object",
+    "properties": {"city": {"type": "string"}},
+    "required": ["city"],
+}
 
 
 def test_tool_from_dict_and_read_tools_take_sdk_tool_objects() -> None:

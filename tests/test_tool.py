@@ -186,3 +186,60 @@ def test_from_dict_refuses_two_schemas() -> None:
         InvalidTool, match=r"^input_schema: must not be given with parameters \(a tool has one schema\)$"
     ):
         Tool.from_dict({"name": "f", "parameters": {"type": "object"}, "input_schema": {"type": "object"}})
+
+
+def test_strict_and_extra_are_fields_compared_and_hashed() -> None:
+    """strict and the definition's other keys are part of a Tool's value."""
+    plain = Tool("get_time")
+    strict = Tool("get_time", strict=True)
+    titled = Tool("get_time", extra={"title": "Time"})
+    assert len({plain, strict, titled, Tool("get_time", strict=False)}) == 4
+    assert strict == Tool("get_time", strict=True)
+    assert hash(titled) == hash(Tool("get_time", extra={"title": "Time"}))
+    assert repr(titled) == (
+        "Tool(name='get_time', description='', parameters={'type': 'object', 'properties': {}}, extra={'title': 'Time'})"
+    )
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        ({"strict": 1}, "strict: must be a boolean or None, got 1"),
+        ({"extra": {"name": "x"}}, "extra.name: is a modelled field, not an extra key, got 'x'"),
+        ({"extra": {"title": float("nan")}}, "extra.title: must be a finite number, got nan"),
+        ({"extra": ["title"]}, "extra: must be a mapping of str to JSON, got list"),
+    ],
+)
+def test_strict_and_extra_are_validated(options: dict[str, Any], error: str) -> None:
+    """A strict that is not a bool, or extra keys that are not JSON or shadow a field, are refused, located."""
+    with pytest.raises(InvalidTool) as caught:
+        Tool("get_time", **options)
+    assert str(caught.value).startswith(error)
+
+
+def test_from_dict_keeps_every_key_of_an_mcp_tool() -> None:
+    """MCP's title, annotations and outputSchema are kept in extra: nothing of the definition is lost."""
+    definition = {
+        "name": "get_weather",
+        "title": "Weather",
+        "description": "Weather in a city.",
+        "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+        "outputSchema": {"type": "object"},
+        "annotations": {"readOnlyHint": True},
+    }
+    tool = Tool.from_dict(definition)
+    assert tool.parameters == definition["inputSchema"]
+    assert dict(tool.extra) == {
+        "title": "Weather",
+        "outputSchema": {"type": "object"},
+        "annotations": {"readOnlyHint": True},
+    }
+    assert tool.strict is None
+
+
+def test_from_dict_reads_strict_and_the_keys_beside_an_openai_function() -> None:
+    """OpenAI's function.strict is read, and a key beside function is kept like one inside it."""
+    tool = Tool.from_dict({"type": "function", "function": {"name": "f", "strict": True}, "cache": 1})
+    assert (tool.strict, dict(tool.extra)) == (True, {"cache": 1})
+    with pytest.raises(InvalidTool, match=r"^function\.cache: must not also be given beside function"):
+        Tool.from_dict({"type": "function", "function": {"name": "f", "cache": 2}, "cache": 1})

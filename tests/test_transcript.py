@@ -415,6 +415,20 @@ CASES = [
         {"target": "gemini"},
     ),
     case(
+        "unsupported",
+        [{**ASK.to_wire(), "weight": 0}, ChatMessage.assistant("Sunny.")],
+        [ASK, ChatMessage.assistant("Sunny.")],
+        [(0, "messages[0].weight", "unsupported")],
+        {"target": "anthropic"},
+    ),
+    case(
+        "unsupported",
+        [ASK, ChatMessage.assistant("Sunny.", name="bot")],
+        [ASK, ChatMessage.assistant("Sunny.")],
+        [(1, "messages[1].name", "unsupported")],
+        {"target": "ollama"},
+    ),
+    case(
         "not_convertible",
         [ASK, ChatMessage("assistant", "Sunny.", provider_data={"anthropic": 5})],
         [ASK, ChatMessage("assistant", "Sunny.", provider_data={"anthropic": {}})],

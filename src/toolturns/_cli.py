@@ -157,6 +157,12 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help='send arguments that are not a JSON object as {"_toolturns_raw_arguments": text} instead of skipping',
     )
+    convert.add_argument(
+        "--drop-unsupported",
+        action="store_true",
+        help="leave out what the target cannot carry (names, extra keys, strict, Ollama's images) instead "
+        "of skipping the line; each drop is reported",
+    )
     _add_files(convert)
     return parser
 
@@ -210,7 +216,7 @@ def _problems(raw: bytes, number: int, target: str | None, allow_pending: bool) 
     try:
         messages, tools = _transcript(_decoded(raw))
         problems = check_transcript(messages, target=target, tools=tools, allow_pending=allow_pending)
-        return [_in_cli_words(problem, "convert --keep-invalid-arguments") for problem in problems]
+        return [_in_cli_words(problem) for problem in problems]
     except _BadLine as error:
         return [Problem(None, error.path, error.code, error.message)]
     except InvalidTranscript as error:  # the line's shape is checked first; this is a safety net
@@ -218,15 +224,26 @@ def _problems(raw: bytes, number: int, target: str | None, allow_pending: bool) 
 
 
 # A message written for Python callers names the keyword; the command line's
-# user needs the flag.
-_PYTHON_OPTION = "keep_invalid_arguments=True"
-_CLI_OPTION = "--keep-invalid-arguments"
+# user needs the flag: check's problems name convert's, convert's its own.
+_IN_CLI_WORDS = {
+    "keep_invalid_arguments=True": ("convert --keep-invalid-arguments", "--keep-invalid-arguments"),
+    "to_request(..., drop_unsupported=True)": ("convert --drop-unsupported", "--drop-unsupported"),
+    "drop_unsupported=True": ("convert --drop-unsupported", "--drop-unsupported"),
+}
 
 
-def _in_cli_words(problem: Problem, option: str) -> Problem:
-    if _PYTHON_OPTION not in problem.message:
+def _cli_words(message: str, *, in_convert: bool) -> str:
+    for python, (from_check, from_convert) in _IN_CLI_WORDS.items():
+        if python in message:
+            message = message.replace(python, from_convert if in_convert else from_check)
+    return message
+
+
+def _in_cli_words(problem: Problem) -> Problem:
+    message = _cli_words(problem.message, in_convert=False)
+    if message == problem.message:
         return problem
-    return Problem(problem.index, problem.path, problem.code, problem.message.replace(_PYTHON_OPTION, option))
+    return Problem(problem.index, problem.path, problem.code, message)
 
 
 def _json_line(shown: str, number: int, problem: Problem) -> str:
@@ -253,13 +270,15 @@ def _convert(options: argparse.Namespace) -> int:
         try:
             for number, raw in _lines(name, progress, counts):
                 try:
-                    body = _converted(raw, number, options)
+                    body, dropped = _converted(raw, number, options)
                 except _BadLine as error:
                     where, reason = error.path, error.message
                 except MessageError as error:
-                    where, reason = error.path or "line", error.reason.replace(_PYTHON_OPTION, _CLI_OPTION)
+                    where, reason = error.path or "line", _cli_words(error.reason, in_convert=True)
                 else:
                     progress.clear()  # stdout may be the same terminal
+                    for path, what in dropped:
+                        sys.stderr.write(f"{shown}:{number}: {path}: dropped {what}\n")
                     write(_ENCODER.encode(body) + "\n")
                     continue
                 counts.failed += 1
@@ -280,8 +299,11 @@ def _convert(options: argparse.Namespace) -> int:
     return _FOUND if counts.failed else _CLEAN
 
 
-def _converted(raw: bytes, number: int, options: argparse.Namespace) -> dict[str, Any]:
-    """One line as the request body of ``options.target``: its messages and tools, nothing else."""
+def _converted(
+    raw: bytes, number: int, options: argparse.Namespace
+) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """One line as the request body of ``options.target`` (its messages and tools, nothing else),
+    and what ``--drop-unsupported`` left out of it, as (path, what)."""
     value = _decoded(raw)
     source: str = options.source
     messages: JSON
@@ -295,9 +317,18 @@ def _converted(raw: bytes, number: int, options: argparse.Namespace) -> dict[str
     reader = PROVIDERS[source].codec
     read_messages = reader.from_request(messages)
     read_tools = None if tools is None else reader.read_tools(tools)
-    return PROVIDERS[options.target].codec.to_request(
-        read_messages, tools=read_tools, keep_invalid_arguments=options.keep_invalid_arguments
+    target: str = options.target
+    body = PROVIDERS[target].codec.to_request(
+        read_messages,
+        tools=read_tools,
+        keep_invalid_arguments=options.keep_invalid_arguments,
+        drop_unsupported=options.drop_unsupported,
     )
+    if not options.drop_unsupported:
+        return body, []
+    from .providers._shared import unsupported
+
+    return body, unsupported(read_messages, read_tools or (), target)
 
 
 # -- reading lines -----------------------------------------------------------------------

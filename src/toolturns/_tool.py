@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._errors import InvalidTool, describe, renamed
+from ._extra import Extra
 from ._frozen import refuse_changes
 from ._json import JSONInput, decode, encode, value_key
 from ._sdk import dumped
@@ -26,6 +27,9 @@ _NAME = re.compile(_NAME_RULE)
 # shapes no parameters at all, silently.
 _SCHEMA_KEYS = ("parameters", "input_schema", "inputSchema", "parametersJsonSchema")
 
+# What Tool models of a definition; every other key is kept in Tool.extra.
+_MODELLED = frozenset({"type", "function", "name", "description", "strict", *_SCHEMA_KEYS})
+
 #: What a tool without parameters declares: an object with no properties,
 #: never ``[]`` or an absent schema (Ollama answers 400 to ``[]``).
 NO_PARAMETERS = '{"type":"object","properties":{}}'
@@ -42,6 +46,12 @@ class Tool:
         description: What the tool does, for the model.
         parameters: A JSON-schema object for the arguments; ``None`` or ``{}``
             means none (sent as ``{"type": "object", "properties": {}}``).
+        strict: OpenAI's and Anthropic's ``strict`` (arguments that always
+            match the schema); ``None``, the default, sends none.
+        extra: The definition's keys no field models (MCP's ``title``,
+            ``annotations``, ``outputSchema``), kept so that nothing is lost.
+            No codec sends them: each refuses a tool with extra keys unless
+            told to drop what its wire cannot carry.
 
     Raises:
         InvalidTool: the name, description or schema breaks a rule.
@@ -57,17 +67,31 @@ class Tool:
     name: str
     description: str
     parameters_json: str
+    strict: bool | None
+    extra: Extra
 
     def __init__(
-        self, name: str, description: str = "", parameters: Mapping[str, JSONInput] | None = None
+        self,
+        name: str,
+        description: str = "",
+        parameters: Mapping[str, JSONInput] | None = None,
+        *,
+        strict: bool | None = None,
+        extra: Mapping[str, JSONInput] | None = None,
     ) -> None:
         if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise InvalidTool("name", f"must match ^{_NAME_RULE}$", describe(name))
         if not isinstance(description, str):
             raise InvalidTool("description", "must be a string", describe(description))
+        if strict is not None and type(strict) is not bool:
+            raise InvalidTool("strict", "must be a boolean or None", describe(strict))
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "description", description)
         object.__setattr__(self, "parameters_json", _schema_text(parameters))
+        object.__setattr__(self, "strict", strict)
+        object.__setattr__(
+            self, "extra", Extra.build(extra, path="extra", reserved=_MODELLED, error=InvalidTool)
+        )
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -88,15 +112,16 @@ class Tool:
         The schema is read under the key each shape gives it: ``parameters``
         (OpenAI, Gemini), ``input_schema`` (Anthropic), ``inputSchema`` (MCP)
         or ``parametersJsonSchema`` (Gemini); two of them at once are refused.
-        Only the name, description and schema are read: a ``Tool`` does not
-        carry other keys (OpenAI's ``strict``), and the ``toolturns convert``
-        command and each codec's ``read_tools`` refuse a definition that has
-        them rather than drop them.
+        ``strict`` is read, and every other key (MCP's ``title``,
+        ``annotations`` and ``outputSchema``) is kept in ``extra``, the keys
+        of an OpenAI definition's ``function`` and those beside it alike.
 
         >>> Tool.from_dict({"type": "function", "function": {"name": "get_time"}})
         Tool(name='get_time', description='', parameters={'type': 'object', 'properties': {}})
         >>> Tool.from_dict({"name": "get_weather", "inputSchema": {"type": "object", "required": ["city"]}}).parameters
         {'type': 'object', 'required': ['city']}
+        >>> Tool.from_dict({"name": "get_time", "title": "Time", "strict": True})
+        Tool(name='get_time', description='', parameters={'type': 'object', 'properties': {}}, strict=True, extra={'title': 'Time'})
         >>> Tool.from_dict({"type": "code_interpreter"})
         Traceback (most recent call last):
         ...
@@ -110,13 +135,15 @@ class Tool:
                 "type", "must be 'function' (only function tools are supported)", describe(kind)
             )
         prefix = ""
+        outer: Mapping[Any, Any] = {}
         if "function" in data:
             kind = data.get("type")
             if kind is not None and kind != "function":
                 raise InvalidTool("type", "must be 'function'", describe(kind))
-            prefix, data = "function", data["function"]
+            prefix, outer, data = "function", data, data["function"]
             if not isinstance(data, Mapping) and not isinstance(data := dumped(data), Mapping):
                 raise InvalidTool(prefix, "must be an object", describe(data))
+        extra = _extra_keys(outer, data)
         try:
             given = [key for key in _SCHEMA_KEYS if data.get(key) is not None]
             if len(given) > 1:
@@ -125,26 +152,50 @@ class Tool:
             # A missing or null description is none; any other non-string is refused by Tool.
             description = data.get("description")
             try:
-                return cls(data.get("name"), "" if description is None else description, data.get(schema))  # type: ignore[arg-type]
+                return cls(
+                    data.get("name"),  # type: ignore[arg-type]  # checked by Tool
+                    "" if description is None else description,
+                    data.get(schema),
+                    strict=data.get("strict"),
+                    extra=extra,
+                )
             except InvalidTool as error:
                 raise renamed(error, "parameters", schema) from None
         except InvalidTool as error:
             raise error.with_prefix(prefix) from None
 
+    def _key(self) -> tuple[object, ...]:
+        return (self.name, self.description, value_key(self.parameters_json), self.strict, self.extra)
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Tool):
             return NotImplemented
-        return (self.name, self.description, value_key(self.parameters_json)) == (
-            other.name,
-            other.description,
-            value_key(other.parameters_json),
-        )
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash((self.name, self.description, value_key(self.parameters_json)))
+        return hash(self._key())
 
     def __repr__(self) -> str:
-        return f"Tool(name={self.name!r}, description={self.description!r}, parameters={self.parameters!r})"
+        shown = f"Tool(name={self.name!r}, description={self.description!r}, parameters={self.parameters!r}"
+        if self.strict is not None:
+            shown += f", strict={self.strict!r}"
+        if self.extra:
+            shown += f", extra={dict(self.extra)!r}"
+        return shown + ")"
+
+
+def _extra_keys(outer: Mapping[Any, Any], function: Mapping[Any, Any]) -> dict[Any, Any]:
+    """The keys of a definition no field models: beside ``function`` and inside it (or of a flat one)."""
+    extra = {key: value for key, value in function.items() if key not in _MODELLED}
+    for key, value in outer.items():
+        if key not in _MODELLED:
+            if key in extra:
+                raise InvalidTool(
+                    f"function.{key}",
+                    f"must not also be given beside function, got {describe(outer[key])} there",
+                )
+            extra[key] = value
+    return extra
 
 
 def _schema_text(parameters: object) -> str:

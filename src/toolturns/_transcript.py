@@ -128,6 +128,10 @@ def check_transcript(
     return sorted(check.problems, key=lambda problem: -1 if problem.index is None else problem.index)
 
 
+# How a caller converts anyway; the command line says it in its own words.
+_DROP_HINT = "; to_request(..., drop_unsupported=True) leaves it out"
+
+
 def _provider(target: object) -> Provider:
     """The registry's entry for ``target``, or InvalidTranscript."""
     registry = _registry()
@@ -302,6 +306,8 @@ class _Check:
                 if isinstance(item, Mapping) and "function" in item
                 else f"{where}.name"
             )
+            if self.target is not None:
+                self.tool_unsupported(name_path.removesuffix(".name"), tool)
             if tool.name in names:
                 self.add(
                     None,
@@ -313,6 +319,15 @@ class _Check:
                 names.add(tool.name)
                 self.check_name(None, name_path, tool.name)
         return names
+
+    def tool_unsupported(self, where: str, tool: Tool) -> None:
+        from .providers._shared import tool_unsupported, unsupported_reason
+
+        assert self.target is not None
+        assert self.rules is not None
+        code = self.rules.CARRIES.unsupported.code
+        for key, what in tool_unsupported(tool, self.target):
+            self.add(None, f"{where}.{key}", code, unsupported_reason(what, self.target) + _DROP_HINT)
 
     # -- the tool exchanges: every target -------------------------------------
 
@@ -479,7 +494,18 @@ class _Check:
                 check_call(view, index, position, call)
                 if object_wire:
                     self.object_arguments(index, position, call)
+        self.unsupported(view.readable)
         rules.check(view)
+
+    def unsupported(self, readable: Sequence[tuple[int, ChatMessage]]) -> None:
+        """What the target's request cannot carry: its codec refuses to drop it unless asked."""
+        from .providers._shared import messages_unsupported, unsupported_reason
+
+        assert self.target is not None
+        assert self.rules is not None
+        code = self.rules.CARRIES.unsupported.code
+        for path, what in messages_unsupported(readable, self.target):
+            self.add(_message_index(path), path, code, unsupported_reason(what, self.target) + _DROP_HINT)
 
     def object_arguments(self, index: int, position: int, call: ToolCall) -> None:
         """A wire that carries arguments as an object cannot send text that is not one."""
@@ -515,7 +541,8 @@ class _Check:
             # Without the tools: read_tools found them valid and their names
             # unique, and a codec's tool_definition takes any valid Tool.
             assert self.provider is not None
-            self.provider.codec.to_request(messages)
+            # What the wire cannot carry is reported above, each in its place.
+            self.provider.codec.to_request(messages, drop_unsupported=True)
         except MessageError as error:
             index = _message_index(error.path)
             self.add(

@@ -161,7 +161,7 @@ MALFORMED: dict[str, list[tuple[str, Any, str]]] = {
         ),
         (
             "read_tools",
-            [{"type": "function", "function": {"name": "f", "strict": True}}],
+            [{"type": "function", "function": {"name": "f", "title": "F"}}],
             "tools[0].function",
         ),
     ],
@@ -654,3 +654,28 @@ def test_an_argument_object_shaped_like_the_raw_text_wrapper_reads_back_unchange
         [*_, turn] = codec.from_request(codec.to_request(history, keep_invalid_arguments=keep_invalid))
         assert turn.tool_calls is not None
         assert turn.tool_calls[0].arguments == {"_toolturns_raw_arguments": "x"}
+
+
+@pytest.mark.parametrize("name", list(PROVIDERS))
+def test_a_tool_key_no_wire_carries_is_refused_or_dropped_on_request(name: str) -> None:
+    """A tool's extra keys go to no wire: tool_definition and to_request refuse them, located, and
+    drop_unsupported writes the tool without them; strict is kept where the wire carries it."""
+    codec = codec_of(name)
+    tool = Tool("get_time", strict=True, extra={"title": "Time"})
+    carries_strict = PROVIDERS[name].rules.CARRIES.strict
+    first = "title" if carries_strict else "strict"
+    with pytest.raises(MessageError) as caught:
+        codec.tool_definition(tool)
+    assert caught.value.path == first
+    with pytest.raises(MessageError) as caught:
+        codec.to_request([ChatMessage.user("Time?")], tools=[tool])
+    assert caught.value.path == f"tools[0].{first}"
+    assert f"{PROVIDERS[name].title} cannot carry" in caught.value.reason
+    body = codec.to_request([ChatMessage.user("Time?")], tools=[tool], drop_unsupported=True)
+    kept = Tool("get_time", strict=True if carries_strict else None)
+    definition = codec.tool_definition(kept)
+    # Gemini groups its declarations in one Tool object.
+    assert body["tools"] == ([{"functionDeclarations": [definition]}] if name == "gemini" else [definition])
+    assert codec.read_tools(body["tools"]) == [kept]
+    problems = check_transcript([ChatMessage.user("Time?")], tools=[tool], target=name)
+    assert {(problem.path, problem.code) for problem in problems} >= {(f"tools[0].{first}", "unsupported")}

@@ -54,6 +54,7 @@ class Codec(Protocol):
         *,
         tools: Sequence[Tool] | None = None,
         keep_invalid_arguments: bool = False,
+        drop_unsupported: bool = False,
     ) -> dict[str, Any]: ...
 
     def from_request(self, body: object) -> list[ChatMessage]: ...

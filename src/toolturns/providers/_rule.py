@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .._message import ChatMessage
     from .._tool_call import ToolCall
 
-__all__ = ["Findings", "Rule", "Rules", "require_conversation"]
+__all__ = ["Carries", "Findings", "Rule", "Rules", "require_conversation"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +35,29 @@ class Rule:
     code: str
     says: str
     link: str
+
+
+@dataclass(frozen=True, slots=True)
+class Carries:
+    """What a wire's request carries of what toolturns keeps beyond roles, text, calls and results.
+
+    What it does not carry its codec refuses to drop unless told to
+    (``drop_unsupported=True``), ``check_transcript`` reports with
+    ``unsupported``'s code, and ``toolturns convert --drop-unsupported``
+    lists per line.
+
+    Attributes:
+        name: ``ChatMessage.name`` (a tool result's name equal to its call's
+            is carried by every wire: the call names the function).
+        extra: the keys kept in ``ChatMessage.extra`` and ``ToolCall.extra``.
+        strict: ``Tool.strict``.
+        unsupported: what the provider does with a key it does not know.
+    """
+
+    name: bool
+    extra: bool
+    strict: bool
+    unsupported: Rule
 
 
 class Findings(Protocol):
@@ -65,6 +88,10 @@ class Rules(Protocol):
     @property
     def INVALID_TOOL_NAME(self) -> Rule:
         """What the provider answers to a name outside ``TOOL_NAME``."""
+
+    @property
+    def CARRIES(self) -> Carries:
+        """What the wire's request carries beyond roles, text, calls and results."""
 
     def check(self, findings: Findings) -> None:
         """Report what the provider refuses in the transcript as a whole."""

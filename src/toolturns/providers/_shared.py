@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -23,10 +23,12 @@ from .._errors import (
     join_path,
     renamed,
 )
+from .._json import join_key
 from .._message import ChatMessage
 from .._sdk import dumped
 from .._tool import Tool
 from .._tool_call import ToolCall
+from ._rule import Carries
 
 __all__ = [
     "RAW_ARGUMENTS_KEY",
@@ -40,8 +42,13 @@ __all__ = [
     "check_tools",
     "function_tool_definition",
     "generated_id",
+    "messages_unsupported",
     "native_name",
     "read_function_tools",
+    "refuse_unsupported",
+    "tool_unsupported",
+    "unsupported",
+    "unsupported_reason",
 ]
 
 #: The key that carries malformed argument text through a provider whose wire
@@ -63,23 +70,31 @@ def check_messages(messages: object) -> Sequence[ChatMessage]:
     return messages
 
 
-def check_tools(tools: object, provider: str) -> Sequence[Tool]:
-    """The caller's tools: None, or a list or tuple of Tool with unique names ``provider`` accepts."""
+def check_tools(tools: object, provider: str, *, drop: bool = False) -> Sequence[Tool]:
+    """The caller's tools: None, or a list or tuple of Tool with unique names ``provider`` accepts.
+
+    ``drop``: leave out what the wire cannot carry instead of refusing it.
+    """
     if tools is None:
         return ()
     if not isinstance(tools, (list, tuple)):
         raise InvalidTool("tools", "must be a list or tuple of Tool", describe(tools))
     seen: set[str] = set()
+    checked: list[Tool] = []
     for index, tool in enumerate(tools):
-        check_tool(tool, provider, path=f"tools[{index}]")
+        checked.append(check_tool(tool, provider, path=f"tools[{index}]", drop=drop))
         if tool.name in seen:
             raise InvalidTool(f"tools[{index}].name", "must be unique among the tools", repr(tool.name))
         seen.add(tool.name)
-    return tools
+    return checked
 
 
-def check_tool(tool: object, provider: str, *, path: str = "") -> Tool:
-    """``tool`` if it is a Tool whose name ``provider`` accepts, else InvalidTool at ``path``."""
+def check_tool(tool: object, provider: str, *, path: str = "", drop: bool = False) -> Tool:
+    """``tool`` if it is a Tool ``provider`` can send, else InvalidTool at ``path``.
+
+    Its name must match the provider's pattern, and it must hold nothing the
+    wire cannot carry (``strict``, ``extra``) unless the caller asked to ``drop`` it.
+    """
     if not isinstance(tool, Tool):
         raise InvalidTool(path, "must be a Tool (read dicts with Tool.from_dict)", describe(tool))
     from . import PROVIDERS  # the registry imports no codec; a codec imports it when it checks a tool
@@ -89,7 +104,109 @@ def check_tool(tool: object, provider: str, *, path: str = "") -> Tool:
         raise InvalidTool(
             join_path(path, "name"), f"must match ^{pattern.pattern}$ for {provider}", repr(tool.name)
         )
+    if tool.extra or tool.strict is not None:
+        for key, what in tool_unsupported(tool, provider):
+            if not drop:
+                raise InvalidTool(join_key(path, key), unsupported_reason(what, provider) + _DROP)
+            # The same tool without what the wire cannot carry, for the codec to write.
+            strict = tool.strict if _carries(provider).strict else None
+            return Tool(tool.name, tool.description, tool.parameters, strict=strict)
     return tool
+
+
+def unsupported(
+    messages: Sequence[ChatMessage], tools: Sequence[Tool], provider: str
+) -> list[tuple[str, str]]:
+    """What ``provider``'s request cannot carry, as (path, what): lost if sent.
+
+    The wire's rules say what it carries (``rules.CARRIES``). Another
+    provider's kept content (Ollama's ``images``) goes to no other wire until
+    toolturns models content parts.
+    """
+    found = messages_unsupported(enumerate(messages), provider)
+    for number, tool in enumerate(tools):
+        found.extend(
+            (join_key(f"tools[{number}]", key), what) for key, what in tool_unsupported(tool, provider)
+        )
+    return found
+
+
+def messages_unsupported(messages: Iterable[tuple[int, ChatMessage]], provider: str) -> list[tuple[str, str]]:
+    """``unsupported`` of (index, message) pairs: the messages of a transcript that read."""
+    carries = _carries(provider)
+    found: list[tuple[str, str]] = []
+    names: dict[str, str] = {}  # call id -> the function it names, for the results' names
+    for index, message in messages:
+        # Attribute tests first: on OpenAI, which carries all but kept images,
+        # this runs for every message of every request.
+        if message.tool_calls and not (carries.name and carries.extra):
+            _calls_unsupported(message.tool_calls, f"messages[{index}]", carries, names, found)
+        if (
+            message.name is not None
+            and not carries.name
+            and names.get(message.tool_call_id or "") != message.name
+        ):
+            found.append((f"messages[{index}].name", f"the name {message.name!r}"))
+        if message.extra and not carries.extra:
+            found.extend((join_key(f"messages[{index}]", key), f"the key {key!r}") for key in message.extra)
+        if message.provider_data and provider != "ollama" and _kept_images(message):
+            found.append((f"messages[{index}].images", "Ollama's images"))
+    return found
+
+
+def refuse_unsupported(messages: Sequence[ChatMessage], provider: str, *, drop: bool) -> None:
+    """Raise at the first thing of the messages ``provider`` cannot carry, unless the caller
+    asked to ``drop`` them (``check_tool`` refuses a tool's)."""
+    if drop:
+        return
+    for path, what in unsupported(messages, (), provider):
+        raise InvalidMessage(path, unsupported_reason(what, provider) + _DROP)
+
+
+_DROP = "; drop_unsupported=True drops it"
+
+
+def _carries(provider: str) -> Carries:
+    from . import PROVIDERS  # the registry imports no codec; a codec imports it when it writes
+
+    return PROVIDERS[provider].rules.CARRIES
+
+
+def tool_unsupported(tool: Tool, provider: str) -> list[tuple[str, str]]:
+    """What of ``tool`` ``provider``'s tool definition cannot carry, as (key, what)."""
+    found = [(key, f"the tool key {key!r}") for key in tool.extra]
+    if tool.strict is not None and not _carries(provider).strict:
+        found.insert(0, ("strict", f"strict={tool.strict!r}"))
+    return found
+
+
+def unsupported_reason(what: str, provider: str) -> str:
+    """Why ``what`` (an item of ``unsupported``) cannot go to ``provider``, in its own words."""
+    from . import PROVIDERS
+
+    entry = PROVIDERS[provider]
+    return f"{entry.title} cannot carry {what} ({entry.rules.CARRIES.unsupported.says})"
+
+
+def _calls_unsupported(
+    calls: Sequence[ToolCall],
+    where: str,
+    carries: Carries,
+    names: dict[str, str],
+    found: list[tuple[str, str]],
+) -> None:
+    for position, call in enumerate(calls):
+        names[call.id] = call.name
+        if call.extra and not carries.extra:
+            found.extend(
+                (join_key(f"{where}.tool_calls[{position}]", key), f"the call key {key!r}")
+                for key in call.extra
+            )
+
+
+def _kept_images(message: ChatMessage) -> bool:
+    entry = message.provider_data.get("ollama")
+    return isinstance(entry, Mapping) and bool((entry.get("keys") or {}).get("images"))
 
 
 def arguments_for_object_wire(call: ToolCall, *, provider: str, keep_invalid: bool) -> dict[str, Any]:
@@ -172,6 +289,8 @@ def function_tool_definition(tool: Tool, provider: str) -> dict[str, Any]:
     if tool.description:
         function["description"] = tool.description
     function["parameters"] = tool.parameters
+    if tool.strict is not None:  # check_tool refused it where the wire does not carry it
+        function["strict"] = tool.strict
     return {"type": "function", "function": function}
 
 
@@ -180,16 +299,16 @@ _TOOL_KEYS = frozenset({"type", "function"})
 _FUNCTION_KEYS = frozenset({"name", "description", "parameters"})
 
 
-def read_function_tools(tools: object) -> list[Tool]:
+def read_function_tools(tools: object, provider: str) -> list[Tool]:
     """Tools in the OpenAI shape, which Ollama shares: ``{"type": "function", "function": {...}}``.
 
-    The reverse of ``function_tool_definition``.
-
-    A key a Tool cannot carry (``strict``) is an error, not a silent loss, as
-    when reading Anthropic's and Gemini's tools.
+    The reverse of ``function_tool_definition``: it reads what the wire
+    carries (``strict`` where ``provider`` takes it). Any other key is an
+    error, not a silent loss, as when reading Anthropic's and Gemini's tools.
     """
     if not isinstance(tools, (list, tuple)):
         raise InvalidTool("tools", "must be an array of tool definitions", describe(tools))
+    function_keys = _FUNCTION_KEYS | {"strict"} if _carries(provider).strict else _FUNCTION_KEYS
     result = []
     for number, item in enumerate(tools):
         with at(f"tools[{number}]"):
@@ -198,9 +317,9 @@ def read_function_tools(tools: object) -> list[Tool]:
             assert isinstance(item, Mapping)
             if "function" in item:
                 _refuse_other_keys(item, _TOOL_KEYS, "")
-                _refuse_other_keys(item["function"], _FUNCTION_KEYS, "function.")
+                _refuse_other_keys(item["function"], function_keys, "function.")
             else:  # the bare {name, description, parameters} from_dict also reads
-                _refuse_other_keys(item, _FUNCTION_KEYS | {"type"}, "")
+                _refuse_other_keys(item, function_keys | {"type"}, "")
             result.append(tool)
     return result
 

@@ -343,11 +343,20 @@ def test_text_turns_use_the_string_form() -> None:
     ]
 
 
-def test_name_and_extra_are_not_sent() -> None:
-    """name and extra (OpenAI-wire keys) are not sent: a documented loss."""
+def test_name_and_extra_are_refused_unless_dropped() -> None:
+    """name and extra (OpenAI-wire keys) are refused, located, and left out under drop_unsupported."""
     message = ChatMessage("user", "hi", name="alice", extra={"weight": 1})
     call = ToolCall("toolu_1", "f", {}, extra={"index": 0})
-    body = anthropic.to_request([message, ChatMessage("assistant", "", tool_calls=[call], name="bot")])
+    messages = [message, ChatMessage("assistant", "", tool_calls=[call], name="bot")]
+    with pytest.raises(
+        InvalidMessage, match=r"^messages\[0\]\.name: Anthropic cannot carry the name 'alice'"
+    ):
+        anthropic.to_request(messages)
+    with pytest.raises(
+        InvalidMessage, match=r"^messages\[0\]\.tool_calls\[0\]\.index: Anthropic cannot carry"
+    ):
+        anthropic.to_request([ChatMessage("assistant", "", tool_calls=[call])])
+    body = anthropic.to_request(messages, drop_unsupported=True)
     assert body["messages"] == [
         {"role": "user", "content": "hi"},
         {"role": "assistant", "content": [{"type": "tool_use", "id": "toolu_1", "name": "f", "input": {}}]},

@@ -158,7 +158,9 @@ def assistant_contents(draw: st.DrawFn) -> list[dict[str, Any]]:
 @st.composite
 def native_bodies(draw: st.DrawFn) -> Any:
     """Valid native request bodies: what to_request writes for a tool loop, with kept blocks."""
-    body = anthropic.to_request(draw(tool_loops(_LIGHT_CALLS)), keep_invalid_arguments=True)
+    body = anthropic.to_request(
+        draw(tool_loops(_LIGHT_CALLS)), keep_invalid_arguments=True, drop_unsupported=True
+    )
     if draw(st.booleans()):
         body["messages"].append({"role": "assistant", "content": draw(assistant_contents())})
     return body
@@ -179,7 +181,7 @@ def read(reader: Any, data: Any) -> Any:
 @given(tool_loops())
 def test_from_request_undoes_to_request_up_to_documented_losses(messages: list[ChatMessage]) -> None:
     """from_request(to_request(T)) == T but for the documented losses, also through JSON text."""
-    body = anthropic.to_request(messages, keep_invalid_arguments=True)
+    body = anthropic.to_request(messages, keep_invalid_arguments=True, drop_unsupported=True)
     assert anthropic.from_request(through_json(body)) == expected(messages)
 
 
@@ -190,10 +192,12 @@ def test_invalid_arguments_raise_unless_kept(messages: list[ChatMessage]) -> Non
     invalid = [call.id for m in messages for call in m.tool_calls or () if not _is_object(call)]
     if invalid:
         with pytest.raises(InvalidArguments) as caught:
-            anthropic.to_request(messages)
+            anthropic.to_request(messages, drop_unsupported=True)
         assert caught.value.call_id == invalid[0]
     else:
-        assert anthropic.to_request(messages) == anthropic.to_request(messages, keep_invalid_arguments=True)
+        assert anthropic.to_request(messages, drop_unsupported=True) == anthropic.to_request(
+            messages, keep_invalid_arguments=True, drop_unsupported=True
+        )
 
 
 def _calls_and_results(messages: list[ChatMessage]) -> tuple[list[Any], list[tuple[str | None, str]]]:
@@ -209,7 +213,7 @@ def test_openai_to_anthropic_to_openai_keeps_ids_names_arguments_and_results(
 ) -> None:
     """OpenAI -> Anthropic -> OpenAI keeps every id, name, argument value and result text."""
     first = openai.from_request(through_json(openai.to_request(messages)))
-    native = through_json(anthropic.to_request(first, keep_invalid_arguments=True))
+    native = through_json(anthropic.to_request(first, keep_invalid_arguments=True, drop_unsupported=True))
     back = openai.from_request(through_json(openai.to_request(anthropic.from_request(native))))
     (calls_before, results_before), (calls_after, results_after) = (
         _calls_and_results(first),

@@ -38,6 +38,7 @@ def to_request(
     *,
     tools: Sequence[Tool] | None = None,
     keep_invalid_arguments: bool = False,  # text carries any arguments: nothing to keep
+    drop_unsupported: bool = False,  # the echo wire carries all a ChatMessage holds: nothing to drop
 ) -> dict[str, Any]:
     """The body for ``messages``; a call id longer than ``rules.MAX_CALL_ID`` is refused."""
     turns = []

@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 
 from toolturns import ChatMessage, ToolCall
-from toolturns.providers._rule import Findings, Rule
+from toolturns.providers._rule import Carries, Findings, Rule
 
 __all__ = [
     "CALL_ID_TOO_LONG",
+    "CARRIES",
     "INVALID_TOOL_NAME",
     "MAX_CALL_ID",
     "TOOL_NAME",
@@ -22,6 +23,9 @@ _LINK = "tests/providers/fake/rules.py"
 #: Any name a ``Tool`` takes.
 TOOL_NAME: re.Pattern[str] | None = None
 INVALID_TOOL_NAME = Rule("invalid_tool_name", "", _LINK)
+
+#: The echo wire writes each message's OpenAI wire dict: it carries everything.
+CARRIES = Carries(name=True, extra=True, strict=True, unsupported=Rule("unsupported", "", _LINK))
 
 #: The longest call id the echo wire takes, in characters.
 MAX_CALL_ID = 8

@@ -148,15 +148,17 @@ def test_no_argument_calls_send_an_empty_object(arguments: Any) -> None:
     assert isinstance(args, dict)
 
 
-def test_to_request_does_not_send_name_extra_or_other_providers_data() -> None:
-    """name, extra and another provider's provider_data are not sent (documented losses)."""
+def test_to_request_drops_name_and_extra_only_when_asked_and_never_sends_other_providers_data() -> None:
+    """name and extra are refused, located, unless drop_unsupported; another provider's data is not sent."""
     messages = [
         ChatMessage("user", "hi", name="alice", extra={"weight": 1}, provider_data={"anthropic": {"x": 1}}),
         ChatMessage.assistant_tool_calls(
             [ToolCall("c", "f", extra={"index": 0}, provider_data={"ollama": {"y": 2}})], name="bot"
         ),
     ]
-    assert contents(messages) == [
+    with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.name: Gemini cannot carry the name 'alice'"):
+        gemini.to_request(messages)
+    assert contents(messages, drop_unsupported=True) == [
         user({"text": "hi"}),
         model({"functionCall": {"name": "f", "args": {}, "id": "c"}}),
     ]

@@ -138,7 +138,7 @@ def test_gemini_round_trip_keeps_the_transcript_up_to_documented_losses(
     transcript: list[ChatMessage],
 ) -> None:
     """from_request(to_request(T)) == T, after system-first, developer-as-system, call order and compact JSON results."""
-    body = through_json(gemini.to_request(transcript, keep_invalid_arguments=True))
+    body = through_json(gemini.to_request(transcript, keep_invalid_arguments=True, drop_unsupported=True))
     assert gemini.from_request(body) == expected(transcript)
 
 
@@ -168,7 +168,9 @@ def test_openai_to_gemini_to_openai_keeps_ids_names_arguments_and_results(
         transcript = [*transcript[:-1], ChatMessage(last.role, last.content, name=name, extra=extra)]
     wire = through_json(openai.to_request(transcript))
     read = openai.from_request(wire)
-    back = gemini.from_request(through_json(gemini.to_request(read, keep_invalid_arguments=True)))
+    back = gemini.from_request(
+        through_json(gemini.to_request(read, keep_invalid_arguments=True, drop_unsupported=True))
+    )
     # The OpenAI wire has no is_error (its documented loss): judge by what it read.
     want = expected(read)
     assert call_facts(back) == call_facts(transcript)

@@ -113,14 +113,17 @@ def test_text_turns_are_role_and_content_only() -> None:
     ]
 
 
-def test_name_extra_and_is_error_are_not_sent() -> None:
-    """name, extra (message and call) and is_error have no Ollama field and are not sent."""
+def test_name_and_extra_are_refused_unless_dropped_and_is_error_is_not_sent() -> None:
+    """name and extra (message and call) have no Ollama field: refused unless drop_unsupported.
+    is_error has none either; Ollama's result text says it."""
     messages = [
         ChatMessage("user", "hi", name="alice", extra={"weight": 0}),
         ChatMessage("assistant", "", tool_calls=[call(extra={"index": 0})], name="bot"),
         ChatMessage.tool_result("call_1", "failed", is_error=True),
     ]
-    assert wire_messages(messages) == [
+    with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.name: Ollama cannot carry the name 'alice'"):
+        ollama.to_request(messages)
+    assert wire_messages(messages, drop_unsupported=True) == [
         {"role": "user", "content": "hi"},
         {
             "role": "assistant",
@@ -344,7 +347,9 @@ def test_kept_keys_are_sent_back_only_to_ollama() -> None:
             },
         ]
     }
-    assert openai.to_request(messages)["messages"] == [
+    with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.images: OpenAI cannot carry Ollama's images"):
+        openai.to_request(messages)
+    assert openai.to_request(messages, drop_unsupported=True)["messages"] == [
         {"role": "user", "content": "look"},
         {
             "role": "assistant",

@@ -219,7 +219,9 @@ def native_messages(junk: st.SearchStrategy[Any] | None = None) -> st.SearchStra
 
 def _sent(messages: Sequence[ChatMessage]) -> dict[str, Any]:
     """The request body for ``messages`` (malformed arguments kept), through JSON text."""
-    body: dict[str, Any] = json.loads(json.dumps(ollama.to_request(messages, keep_invalid_arguments=True)))
+    body: dict[str, Any] = json.loads(
+        json.dumps(ollama.to_request(messages, keep_invalid_arguments=True, drop_unsupported=True))
+    )
     return body
 
 

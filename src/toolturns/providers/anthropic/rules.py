@@ -6,10 +6,11 @@ import re
 
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool_call import ToolCall
-from .._rule import Findings, Rule, require_conversation
+from .._rule import Carries, Findings, Rule, require_conversation
 
 __all__ = [
     "CALL_ID",
+    "CARRIES",
     "EMPTY_TEXT",
     "INVALID_CALL_ID",
     "INVALID_TOOL_NAME",
@@ -30,6 +31,18 @@ TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,128}")
 INVALID_TOOL_NAME = Rule(
     "invalid_tool_name", "tools.0.custom.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'", _LINK
 )
+
+#: A Messages API message is {role, content}: Anthropic answers 400 "Extra
+#: inputs are not permitted" to any other key. Tools take ``strict``.
+CARRIES = Carries(
+    name=False,
+    extra=False,
+    strict=True,
+    unsupported=Rule(
+        "unsupported", "Extra inputs are not permitted", "https://docs.anthropic.com/en/api/messages"
+    ),
+)
+
 
 #: tool_use.id, and so tool_result.tool_use_id. The codec escapes other ids
 #: reversibly (``ids.wire_id``); anything else that sends them gets the 400.

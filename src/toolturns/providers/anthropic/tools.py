@@ -18,9 +18,9 @@ from .._shared import (
 _PROVIDER = "anthropic"
 
 
-# The keys of a tool definition: what a Tool carries, its type ("custom") and
+# The keys of a tool definition: what a Tool carries (strict too), its type ("custom") and
 # cache_control, which only steers Anthropic's prompt cache.
-_TOOL_KEYS = frozenset({"type", "name", "description", "input_schema", "cache_control"})
+_TOOL_KEYS = frozenset({"type", "name", "description", "input_schema", "strict", "cache_control"})
 
 
 # -- tools ------------------------------------------------------------------------------
@@ -37,6 +37,8 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
     if tool.description:
         definition["description"] = tool.description
     definition["input_schema"] = tool.parameters
+    if tool.strict is not None:
+        definition["strict"] = tool.strict
     return definition
 
 
@@ -74,11 +76,16 @@ def _read_tool(item: object) -> Tool:
         if key not in _TOOL_KEYS and value is not None:
             raise InvalidTool(
                 join_key("", key),
-                "is not a key of a tool toolturns carries (name, description, input_schema)",
+                "is not a key of a tool toolturns carries (name, description, input_schema, strict)",
                 describe(value),
             )
     if item.get("input_schema") is None:
         raise InvalidTool("input_schema", "is required (Anthropic answers 400 without it)")
     description = item.get("description")
     with native_name("parameters", "input_schema"):
-        return Tool(item.get("name"), "" if description is None else description, item["input_schema"])  # type: ignore[arg-type]
+        return Tool(
+            item.get("name"),  # type: ignore[arg-type]  # checked by Tool
+            "" if description is None else description,
+            item["input_schema"],
+            strict=item.get("strict"),
+        )

@@ -20,6 +20,7 @@ from .._shared import (
     at,
     check_messages,
     check_tools,
+    refuse_unsupported,
 )
 from . import rules
 from .blocks import TEXT_KEYS, TOOL_RESULT_KEYS, TOOL_USE_KEYS, UNASSEMBLED
@@ -41,6 +42,7 @@ def to_request(
     *,
     tools: Sequence[Tool] | None = None,
     keep_invalid_arguments: bool = False,
+    drop_unsupported: bool = False,
 ) -> dict[str, Any]:
     """The ``system``, ``messages`` and ``tools`` part of a Messages API request body.
 
@@ -55,6 +57,10 @@ def to_request(
         tools: Tools the model may call.
         keep_invalid_arguments: Send arguments that are not a JSON object as
             ``{"_toolturns_raw_arguments": text}`` instead of raising.
+        drop_unsupported: Leave out what this wire cannot carry (a message's
+            ``name`` or ``extra`` keys, a call's ``extra``, a tool's
+            ``strict`` or ``extra``, Ollama's kept images) instead of refusing
+            it; ``providers.unsupported`` lists what would go.
 
     Returns:
         ``{"system": [...]?, "messages": [...], "tools": [...]?}``; merge it with
@@ -73,6 +79,7 @@ def to_request(
     {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': '12:00'}, {'type': 'text', 'text': 'And the date?'}]}
     """
     checked = check_messages(messages)
+    refuse_unsupported(checked, _PROVIDER, drop=drop_unsupported)
     system: list[dict[str, Any]] = []
     # System turns leave the conversation for the top-level system, so a
     # system message between a call and its result does not separate them.
@@ -108,7 +115,7 @@ def to_request(
     if system:
         body["system"] = system
     body["messages"] = wire
-    checked_tools = check_tools(tools, _PROVIDER)
+    checked_tools = check_tools(tools, _PROVIDER, drop=drop_unsupported)
     if checked_tools:
         body["tools"] = [tool_definition(tool) for tool in checked_tools]
     return body

@@ -6,10 +6,11 @@ import re
 
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
-from .._rule import Findings, Rule, require_conversation
+from .._rule import Carries, Findings, Rule, require_conversation
 
 __all__ = [
     "CALL_TURN_ORDER",
+    "CARRIES",
     "INVALID_TOOL_NAME",
     "NO_CONVERSATION",
     "RESULT_COUNT",
@@ -28,6 +29,22 @@ TOOL_NAME = re.compile(r"[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}")
 INVALID_TOOL_NAME = Rule(
     "invalid_tool_name", "Invalid function name", "https://ai.google.dev/api/caching#FunctionDeclaration"
 )
+
+#: A Content is {role, parts} and a function declaration has no strict:
+#: Gemini answers 400 to any other field, e.g. "Invalid JSON payload received.
+#: Unknown name \"thought\" at 'contents[0].parts[0]': Cannot find field."
+#: (https://github.com/flyun/chatAir/issues/108).
+CARRIES = Carries(
+    name=False,
+    extra=False,
+    strict=False,
+    unsupported=Rule(
+        "unsupported",
+        "Invalid JSON payload received. Unknown name ...: Cannot find field.",
+        "https://ai.google.dev/api/caching#Content",
+    ),
+)
+
 
 #: One function response part per function call part, in the content right
 #: after the call turn.

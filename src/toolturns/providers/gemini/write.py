@@ -21,6 +21,7 @@ from .._shared import (
     at,
     check_messages,
     check_tools,
+    refuse_unsupported,
 )
 from . import rules
 from .parts import answer_text
@@ -56,6 +57,7 @@ def to_request(
     *,
     tools: Sequence[Tool] | None = None,
     keep_invalid_arguments: bool = False,
+    drop_unsupported: bool = False,
 ) -> dict[str, Any]:
     """The message part of a generateContent request body.
 
@@ -68,6 +70,10 @@ def to_request(
         tools: Tools the model may call, sent as one ``functionDeclarations`` entry.
         keep_invalid_arguments: Send arguments that are not a JSON object
             wrapped as ``{"_toolturns_raw_arguments": text}`` instead of raising.
+        drop_unsupported: Leave out what this wire cannot carry (a message's
+            ``name`` or ``extra`` keys, a call's ``extra``, a tool's
+            ``strict`` or ``extra``, Ollama's kept images) instead of refusing
+            it; ``providers.unsupported`` lists what would go.
 
     Returns:
         ``{"systemInstruction"?, "contents", "tools"?}`` (camelCase, as the
@@ -86,7 +92,8 @@ def to_request(
     {'role': 'model', 'parts': [{'functionCall': {'name': 'get_time', 'args': {}, 'id': 'call_1'}}]}
     """
     checked = check_messages(messages)
-    checked_tools = check_tools(tools, _PROVIDER)
+    refuse_unsupported(checked, _PROVIDER, drop=drop_unsupported)
+    checked_tools = check_tools(tools, _PROVIDER, drop=drop_unsupported)
     writer = _Writer(keep_invalid=keep_invalid_arguments)
     for index, message in enumerate(checked):
         writer.add(index, message)

@@ -11,13 +11,28 @@ import re
 
 from ..._message import ChatMessage
 from ..._tool_call import ToolCall
-from .._rule import Findings, Rule
+from .._rule import Carries, Findings, Rule
 
-__all__ = ["INVALID_TOOL_NAME", "TOOL_NAME", "check", "check_call", "check_exchange"]
+__all__ = ["CARRIES", "INVALID_TOOL_NAME", "TOOL_NAME", "check", "check_call", "check_exchange"]
 
 #: Any name a ``Tool`` takes.
 TOOL_NAME: re.Pattern[str] | None = None
 INVALID_TOOL_NAME = Rule("invalid_tool_name", "", "https://github.com/ollama/ollama/blob/main/docs/api.md")
+
+#: Ollama's server decodes a message into its Go struct (role, content,
+#: thinking, images, tool_calls, tool_name, tool_call_id) and a tool into
+#: {type, function: {name, description, parameters}}: Go's encoding/json
+#: ignores any other key, so it would be lost without an error.
+CARRIES = Carries(
+    name=False,
+    extra=False,
+    strict=False,
+    unsupported=Rule(
+        "unsupported",
+        "(no error: Go's encoding/json ignores a key the struct does not have, and the value is lost)",
+        "https://github.com/ollama/ollama/blob/main/api/types.go",
+    ),
+)
 
 
 def check(findings: Findings) -> None:

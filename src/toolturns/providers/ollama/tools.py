@@ -32,4 +32,4 @@ def read_tools(tools: object) -> list[Tool]:
     >>> read_tools([{"type": "function", "function": {"name": "get_time"}}])[0].name
     'get_time'
     """
-    return read_function_tools(tools)
+    return read_function_tools(tools, "ollama")

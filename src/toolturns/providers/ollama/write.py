@@ -15,6 +15,7 @@ from .._shared import (
     at,
     check_messages,
     check_tools,
+    refuse_unsupported,
 )
 from .tools import tool_definition
 
@@ -54,6 +55,7 @@ def to_request(
     *,
     tools: Sequence[Tool] | None = None,
     keep_invalid_arguments: bool = False,
+    drop_unsupported: bool = False,
 ) -> dict[str, Any]:
     """The message part of an ``/api/chat`` request body.
 
@@ -63,6 +65,10 @@ def to_request(
         keep_invalid_arguments: Send arguments that are not a JSON object
             (malformed model text) wrapped as ``{"_toolturns_raw_arguments": text}``
             instead of raising; ``from_request`` restores the text exactly.
+        drop_unsupported: Leave out what this wire cannot carry (a message's
+            ``name`` or ``extra`` keys, a call's ``extra``, a tool's
+            ``strict`` or ``extra``, Ollama's kept images) instead of refusing
+            it; ``providers.unsupported`` lists what would go.
 
     Returns:
         ``{"messages": [...]}``, with ``"tools": [...]`` when tools are given;
@@ -87,13 +93,15 @@ def to_request(
     """
     calls_by_id: dict[str, ToolCall] = {}
     wire = []
-    for index, message in enumerate(check_messages(messages)):
+    checked = check_messages(messages)
+    refuse_unsupported(checked, _PROVIDER, drop=drop_unsupported)
+    for index, message in enumerate(checked):
         with at(f"messages[{index}]"):
             wire.append(_message_to_wire(message, calls_by_id, keep_invalid_arguments))
         for call in message.tool_calls or ():
             calls_by_id[call.id] = call  # the latest call with an id is the one a result answers
     body: dict[str, Any] = {"messages": wire}
-    checked_tools = check_tools(tools, _PROVIDER)
+    checked_tools = check_tools(tools, _PROVIDER, drop=drop_unsupported)
     if checked_tools:
         body["tools"] = [tool_definition(tool) for tool in checked_tools]
     return body

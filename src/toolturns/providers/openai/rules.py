@@ -12,10 +12,11 @@ import re
 
 from ..._message import ChatMessage
 from ..._tool_call import ToolCall
-from .._rule import Findings, Rule
+from .._rule import Carries, Findings, Rule
 
 __all__ = [
     "CALL_ID_MAX",
+    "CARRIES",
     "ID_TOO_LONG",
     "INVALID_NAME",
     "INVALID_TOOL_NAME",
@@ -35,6 +36,20 @@ _LINK = "https://platform.openai.com/docs/api-reference/chat/create"
 #: function.name).
 TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 INVALID_TOOL_NAME = Rule("invalid_tool_name", "string does not match pattern", _LINK)
+
+#: OpenAI's messages carry every key of the wire toolturns reads them from
+#: (to_wire writes ChatMessage.extra back). A tool definition's function has
+#: name, description, parameters and strict, and OpenAI refuses any other key
+#: ("Unknown parameter: 'messages[1].tool_calls[0].index'.", seen at
+#: https://github.com/songquanpeng/one-api/issues/1319); another provider's
+#: kept content (Ollama's images) has no place in a Chat message either.
+CARRIES = Carries(
+    name=True,
+    extra=True,
+    strict=True,
+    unsupported=Rule("unsupported", "Unknown parameter: '...'.", _LINK),
+)
+
 
 #: The longest call id OpenAI takes; ids made by other providers or frameworks often are longer.
 CALL_ID_MAX = 40

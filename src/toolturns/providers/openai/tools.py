@@ -13,8 +13,8 @@ __all__ = ["read_tools", "tool_definition"]
 def tool_definition(tool: Tool) -> dict[str, Any]:
     """OpenAI's shape for a tool: ``{"type": "function", "function": {...}}``.
 
-    >>> tool_definition(Tool("get_time", "The time now."))
-    {'type': 'function', 'function': {'name': 'get_time', 'description': 'The time now.', 'parameters': {'type': 'object', 'properties': {}}}}
+    >>> tool_definition(Tool("get_time", "The time now.", strict=True))
+    {'type': 'function', 'function': {'name': 'get_time', 'description': 'The time now.', 'parameters': {'type': 'object', 'properties': {}}, 'strict': True}}
     """
     return function_tool_definition(tool, "openai")
 
@@ -22,13 +22,13 @@ def tool_definition(tool: Tool) -> dict[str, Any]:
 def read_tools(tools: object) -> list[Tool]:
     """The tools of a stored request body or fine-tuning line: the reverse of ``tool_definition``.
 
-    A definition may also be the bare ``{name, description, parameters}``. A
-    key a ``Tool`` cannot carry (``strict``) is an error, not a silent loss.
+    A definition may also be the bare ``{name, description, parameters}``;
+    ``strict`` is read. Any other key is an error, not a silent loss.
 
     Raises:
-        InvalidTool: the path is the native one (``tools[1].function.strict``).
+        InvalidTool: the path is the native one (``tools[1].function.title``).
 
-    >>> read_tools([{"type": "function", "function": {"name": "get_time"}}])
-    [Tool(name='get_time', description='', parameters={'type': 'object', 'properties': {}})]
+    >>> read_tools([{"type": "function", "function": {"name": "get_time", "strict": True}}])
+    [Tool(name='get_time', description='', parameters={'type': 'object', 'properties': {}}, strict=True)]
     """
-    return read_function_tools(tools)
+    return read_function_tools(tools, "openai")

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..._message import ChatMessage
 from ..._tool import Tool
-from .._shared import check_messages, check_tools
+from .._shared import check_messages, check_tools, refuse_unsupported
 from .tools import tool_definition
 
 
@@ -17,6 +17,7 @@ def to_request(
     tools: Sequence[Tool] | None = None,
     null_content: bool = False,
     keep_invalid_arguments: bool = False,
+    drop_unsupported: bool = False,
 ) -> dict[str, Any]:
     """The message part of a Chat Completions request body.
 
@@ -28,6 +29,10 @@ def to_request(
         keep_invalid_arguments: Taken as every codec takes it, and changes
             nothing: this wire carries a call's arguments as text, so text
             that is not a JSON object is sent as it is.
+        drop_unsupported: Leave out what this wire cannot carry (a message's
+            ``name`` or ``extra`` keys, a call's ``extra``, a tool's
+            ``strict`` or ``extra``, Ollama's kept images) instead of refusing
+            it; ``providers.unsupported`` lists what would go.
 
     Returns:
         ``{"messages": [...]}``, with ``"tools": [...]`` when tools are given;
@@ -39,10 +44,10 @@ def to_request(
     >>> body["messages"][1]["content"], body["tools"][0]["function"]["name"]
     (None, 'get_time')
     """
-    body: dict[str, Any] = {
-        "messages": [message.to_wire(null_content=null_content) for message in check_messages(messages)]
-    }
-    checked_tools = check_tools(tools, "openai")
+    checked = check_messages(messages)
+    refuse_unsupported(checked, "openai", drop=drop_unsupported)
+    body: dict[str, Any] = {"messages": [message.to_wire(null_content=null_content) for message in checked]}
+    checked_tools = check_tools(tools, "openai", drop=drop_unsupported)
     if checked_tools:
         body["tools"] = [tool_definition(tool) for tool in checked_tools]
     return body
