@@ -346,7 +346,7 @@ def test_text_turns_use_the_string_form() -> None:
 def test_name_and_extra_are_not_sent() -> None:
     """name and extra (OpenAI-wire keys) are not sent: a documented loss."""
     message = ChatMessage("user", "hi", name="alice", extra={"weight": 1})
-    call = ToolCall("toolu_1", "f", {}, extra={"index": 0})
+    call = ToolCall("toolu_1", "f", {}, extra={"seq": 0})
     body = anthropic.to_request([message, ChatMessage("assistant", "", tool_calls=[call], name="bot")])
     assert body["messages"] == [
         {"role": "user", "content": "hi"},

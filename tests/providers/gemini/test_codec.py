@@ -153,7 +153,7 @@ def test_to_request_does_not_send_name_extra_or_other_providers_data() -> None:
     messages = [
         ChatMessage("user", "hi", name="alice", extra={"weight": 1}, provider_data={"anthropic": {"x": 1}}),
         ChatMessage.assistant_tool_calls(
-            [ToolCall("c", "f", extra={"index": 0}, provider_data={"ollama": {"y": 2}})], name="bot"
+            [ToolCall("c", "f", extra={"seq": 0}, provider_data={"ollama": {"y": 2}})], name="bot"
         ),
     ]
     assert contents(messages) == [

@@ -117,7 +117,7 @@ def test_name_extra_and_is_error_are_not_sent() -> None:
     """name, extra (message and call) and is_error have no Ollama field and are not sent."""
     messages = [
         ChatMessage("user", "hi", name="alice", extra={"weight": 0}),
-        ChatMessage("assistant", "", tool_calls=[call(extra={"index": 0})], name="bot"),
+        ChatMessage("assistant", "", tool_calls=[call(extra={"seq": 0})], name="bot"),
         ChatMessage.tool_result("call_1", "failed", is_error=True),
     ]
     assert wire_messages(messages) == [
