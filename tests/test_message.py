@@ -940,9 +940,58 @@ def test_from_dict_keeps_unknown_keys_in_extra() -> None:
 
 def test_from_dict_keeps_unknown_keys_of_a_call() -> None:
     """Unknown keys on a tool call are kept and re-emitted with the call."""
-    raw_call = {**wire_call(), "index": 0}
+    raw_call = {**wire_call(), "seq": 0}
     message = ChatMessage.from_dict(assistant_dict(raw_call))
     assert message.to_wire()["tool_calls"] == [raw_call]
+
+
+@pytest.mark.parametrize("place", ["call", "function"])
+def test_from_dict_reads_each_calls_index_as_its_position_and_does_not_send_it(place: str) -> None:
+    """index on each call (the openai SDK's stream accumulator leaves it) or in function (Ollama's
+    function.index): the call's position, which the order of tool_calls keeps; read, never sent again."""
+
+    def at(position: int, call_id: str) -> dict[str, Any]:
+        raw = wire_call(call_id)
+        if place == "call":
+            return {**raw, "index": position}
+        return {**raw, "function": {**raw["function"], "index": position}}
+
+    message = ChatMessage.from_dict(assistant_dict(at(0, "call_1"), at(1, "call_2")))
+    assert message == ChatMessage.from_dict(assistant_dict(wire_call("call_1"), wire_call("call_2")))
+    assert message.to_wire()["tool_calls"] == [wire_call("call_1"), wire_call("call_2")]
+
+
+@pytest.mark.parametrize(
+    ("indices", "path", "got"),
+    [
+        ((1, 0), "tool_calls[0].index", "1"),
+        ((0, 2), "tool_calls[1].index", "2"),
+        ((0, 0), "tool_calls[1].index", "0"),
+        ((0, True), "tool_calls[1].index", "True"),
+        ((0, -1), "tool_calls[1].index", "-1"),
+    ],
+)
+def test_from_dict_refuses_an_index_that_is_not_the_calls_position(
+    indices: tuple[Any, ...], path: str, got: str
+) -> None:
+    """An index that is not the call's position would say the calls are in another order: refused, located."""
+    calls = [{**wire_call(f"call_{n}"), "index": index} for n, index in enumerate(indices)]
+    with pytest.raises(InvalidToolCall) as caught:
+        ChatMessage.from_dict(assistant_dict(*calls))
+    assert caught.value.path == path
+    assert caught.value.got == got
+    position = path[len("tool_calls[") : path.index("]")]
+    assert caught.value.rule == (
+        f"must be {position}, the call's position in tool_calls (the calls are read in list order)"
+    )
+
+
+def test_from_dict_refuses_a_function_index_that_is_not_the_calls_position() -> None:
+    """function.index follows the same rule as index: the call's position, or refused where it is."""
+    second = wire_call("call_2")
+    second["function"]["index"] = 0
+    with pytest.raises(InvalidToolCall, match=r"^tool_calls\[1\]\.function\.index: must be 1, "):
+        ChatMessage.from_dict(assistant_dict(wire_call("call_1"), second))
 
 
 def test_from_dict_reads_is_error() -> None:

@@ -12,12 +12,18 @@ from typing import Any
 
 import pytest
 
-from toolturns import InvalidArguments, InvalidToolCall, MessageError, ToolCall
+from toolturns import ChatMessage, InvalidArguments, InvalidToolCall, MessageError, ToolCall
 from toolturns._extra import Extra
 
 NOT_JSON = "must be JSON (a str-keyed mapping, list, tuple, str, int, finite float, bool or None)"
 NOT_ARGUMENTS = "must be a mapping, JSON text (str) or None"
 NOT_STRING = "must be a non-empty string"
+#: A call's index is its position in its turn's tool_calls, never an extra key.
+INDEX_IN_EXTRA = (
+    "is the call's position in its turn's tool_calls, not an extra key "
+    "(the order of the calls says it, and OpenAI refuses index in a request)"
+)
+NOT_A_POSITION = "must be a non-negative integer (the call's position in its turn's tool_calls)"
 TOO_DEEP = "must nest at most 500 levels deep (a circular structure never ends)"
 MALFORMED = '{"city": "Par'
 UNTERMINATED = "Unterminated string starting at: line 1 column 10 (char 9)"
@@ -235,7 +241,8 @@ def test_circular_arguments_are_rejected() -> None:
         ({"id": "c2"}, "extra.id: is a modelled field, not an extra key, got 'c2'"),
         ({"type": None}, "extra.type: is a modelled field, not an extra key, got None"),
         ({"function": {}}, "extra.function: is a modelled field, not an extra key, got dict"),
-        ({"index": float("nan")}, "extra.index: must be a finite number, got nan"),
+        ({"seq": float("nan")}, "extra.seq: must be a finite number, got nan"),
+        ({"index": 0}, f"extra.index: {INDEX_IN_EXTRA}, got 0"),
         ({"meta": {"tags": {1}}}, f"extra.meta.tags: {NOT_JSON}, got set"),
     ],
 )
@@ -322,15 +329,15 @@ def test_to_wire_without_arguments_sends_an_empty_object() -> None:
 
 def test_to_wire_appends_extra_keys() -> None:
     """Extra keys follow the modelled ones in to_wire."""
-    out = ToolCall("c1", "f", extra={"index": 0, "meta": {"a": [1]}}).to_wire()
+    out = ToolCall("c1", "f", extra={"seq": 0, "meta": {"a": [1]}}).to_wire()
     assert out == {
         "id": "c1",
         "type": "function",
         "function": {"name": "f", "arguments": "{}"},
-        "index": 0,
+        "seq": 0,
         "meta": {"a": [1]},
     }
-    assert list(out) == ["id", "type", "function", "index", "meta"]
+    assert list(out) == ["id", "type", "function", "seq", "meta"]
 
 
 def test_to_wire_is_fresh_each_time() -> None:
@@ -400,9 +407,9 @@ def test_from_dict_accepts_a_mapping_that_is_not_a_dict() -> None:
 
 def test_from_dict_keeps_unknown_keys_in_extra_and_re_emits_them() -> None:
     """Unknown top-level keys with a value are kept in extra, 0 and false included, and sent again."""
-    data = wire(index=0, cached=False, meta={"a": [1, "é"]})
+    data = wire(seq=0, cached=False, meta={"a": [1, "é"]})
     call = ToolCall.from_dict(data)
-    assert call.extra == {"index": 0, "cached": False, "meta": {"a": [1, "é"]}}
+    assert call.extra == {"seq": 0, "cached": False, "meta": {"a": [1, "é"]}}
     assert isinstance(call.extra, Extra)
     assert call.to_wire() == data
 
@@ -423,7 +430,7 @@ def test_from_dict_drops_null_and_empty_unknown_keys() -> None:
         ToolCall("c1", "f", ' {"a" : 1} '),
         ToolCall("c1", "f", MALFORMED),
         ToolCall("c1", "f", "[1]"),
-        ToolCall("c1", "f", {"a": 1}, extra={"index": 0, "meta": {"x": [1]}}),
+        ToolCall("c1", "f", {"a": 1}, extra={"seq": 0, "meta": {"x": [1]}}),
     ],
     ids=repr,
 )
@@ -582,7 +589,7 @@ def test_different_json_values_are_not_equal(one: dict[str, Any], other: dict[st
         ToolCall("c2", "f", {"a": 1}),
         ToolCall("c1", "g", {"a": 1}),
         ToolCall("c1", "f", {"a": 2}),
-        ToolCall("c1", "f", {"a": 1}, extra={"index": 0}),
+        ToolCall("c1", "f", {"a": 1}, extra={"seq": 0}),
     ],
     ids=repr,
 )
@@ -651,8 +658,8 @@ def test_calls_work_as_set_members_and_dict_keys() -> None:
         ),
         (ToolCall("c1", "f", MALFORMED), "ToolCall(id='c1', name='f', arguments='{\"city\": \"Par')"),
         (
-            ToolCall("c1", "f", extra={"index": 0}),
-            "ToolCall(id='c1', name='f', arguments='{}', extra={'index': 0})",
+            ToolCall("c1", "f", extra={"seq": 0}),
+            "ToolCall(id='c1', name='f', arguments='{}', extra={'seq': 0})",
         ),
     ],
 )
@@ -703,7 +710,7 @@ CALLS = [
     ToolCall("call_1", "get_weather", {"city": "Zürich", "n": [1, 2.5]}),
     ToolCall("c1", "f", ' {"a" : 1} '),
     ToolCall("c1", "f", MALFORMED),
-    ToolCall("c1", "f", {"a": 1}, extra={"index": 0, "meta": {"x": None}}),
+    ToolCall("c1", "f", {"a": 1}, extra={"seq": 0, "meta": {"x": None}}),
 ]
 
 
@@ -751,6 +758,44 @@ def test_from_dict_drops_ollamas_function_index() -> None:
     with pytest.raises(InvalidToolCall) as caught:
         ToolCall.from_dict({"id": "c", "function": {"index": "3", "name": "f"}})
     assert caught.value.path == "function.index"
+
+
+@pytest.mark.parametrize("position", [0, 3])
+def test_from_dict_reads_a_call_level_index_as_the_position_and_drops_it(position: int) -> None:
+    """The openai SDK's stream accumulator leaves index on each call (get_final_completion()): the
+    call's position, which the order of the calls keeps. Read, not kept, never sent again: OpenAI
+    refuses it in a request. Alone, a call's position is not known, so any position is taken."""
+    call = ToolCall.from_dict(wire(index=position, seq=1))
+    assert call == ToolCall.from_dict(wire(seq=1))
+    assert call.extra == {"seq": 1}
+    assert "index" not in call.to_wire()
+    assert ToolCall.from_dict(wire(index=None)).extra == {}  # null carries nothing, as on any key
+
+
+@pytest.mark.parametrize("index", [-1, "0", True, 1.0, [0], {"i": 0}])
+@pytest.mark.parametrize("place", ["index", "function.index"])
+def test_from_dict_refuses_an_index_that_is_no_position(index: Any, place: str) -> None:
+    """An index that cannot be a position (negative, not an integer, a boolean) is refused where it is."""
+    if place == "index":
+        data = wire(index=index)
+    else:
+        data = {"id": "c1", "function": {"name": "f", "arguments": "{}", "index": index}}
+    error = read_error(data)
+    assert type(error) is InvalidToolCall
+    assert error.path == place
+    assert error.rule == NOT_A_POSITION
+
+
+def test_an_index_is_not_an_extra_key() -> None:
+    """ToolCall(extra={"index": ...}) is refused, located: to_wire() would send it, and OpenAI refuses it.
+    null carries nothing and is dropped, as on any extra key."""
+    error = build_error("c1", "f", extra={"index": 0, "seq": 1})
+    assert type(error) is InvalidToolCall
+    assert str(error) == f"extra.index: {INDEX_IN_EXTRA}, got 0"
+    assert ToolCall("c1", "f", extra={"index": None}).extra == {}
+    kept_by_a_message = ChatMessage.user("hi", extra={"index": 1}).extra  # a message may carry index
+    with pytest.raises(InvalidToolCall, match=r"^extra\.index: "):
+        ToolCall("c1", "f", extra=kept_by_a_message)
 
 
 def test_provider_data_is_part_of_the_call_but_not_of_its_wire_form() -> None:

@@ -20,6 +20,9 @@ from toolturns import ChatMessage, InvalidMessage, ToolCall
 # modelled too but has no OpenAI wire field.
 MODELLED = ("role", "content", "name", "tool_calls", "tool_call_id")
 CALL_KEYS = ("id", "type", "function")
+# What a call carries that is derived, read and not kept: its position in
+# tool_calls (the openai SDK's stream accumulator leaves it), checked, then dropped.
+CALL_DERIVED = ("index",)
 JSON_WHITESPACE = " \t\n\r"
 
 OPENAI = wire_examples("openai")
@@ -47,6 +50,7 @@ LABELLED = [
 ]
 ALL_MESSAGES = [message for _, message in LABELLED]
 CASES = [pytest.param(message, id=label) for label, message in LABELLED]
+CALL_CASES = [pytest.param(message, id=label) for label, message in LABELLED if message.get("tool_calls")]
 
 
 def carries_nothing(value: object) -> bool:
@@ -66,7 +70,8 @@ def normalised_arguments(arguments: object) -> object:
 
 
 def normalised_call(call: dict[str, Any]) -> dict[str, Any]:
-    """A wire tool call as to_wire() re-emits it: type function, arguments text, empty extras dropped."""
+    """A wire tool call as to_wire() re-emits it: type function, arguments text, its index (its
+    position) and empty extras dropped."""
     function = call["function"]
     out: dict[str, Any] = {
         "id": call["id"],
@@ -74,7 +79,9 @@ def normalised_call(call: dict[str, Any]) -> dict[str, Any]:
         "function": {"name": function["name"], "arguments": normalised_arguments(function.get("arguments"))},
     }
     out.update(
-        (key, value) for key, value in call.items() if key not in CALL_KEYS and not carries_nothing(value)
+        (key, value)
+        for key, value in call.items()
+        if key not in CALL_KEYS and key not in CALL_DERIVED and not carries_nothing(value)
     )
     return out
 
@@ -121,11 +128,14 @@ def test_every_non_stream_openai_example_is_checked() -> None:
 
 
 def test_normalised_applies_only_the_documented_changes() -> None:
-    """The test helper itself: it changes exactly content null, empty arguments and empty extras."""
+    """The test helper itself: it changes exactly content null, empty arguments, a call's index and
+    empty extras."""
     wire = {
         "role": "assistant",
         "content": None,
-        "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": " "}}],
+        "tool_calls": [
+            {"id": "c", "type": "function", "function": {"name": "f", "arguments": " "}, "index": 0}
+        ],
         "refusal": None,
         "annotations": [],
         "weight": 0,
@@ -155,6 +165,15 @@ def test_example_message_re_emits_unchanged_but_for_normalisations(wire: dict[st
         emitted.get("tool_calls", []), expected.get("tool_calls", []), strict=True
     ):
         assert list(emitted_call) == list(expected_call)
+
+
+@pytest.mark.parametrize("wire", CALL_CASES)
+def test_example_message_with_the_sdks_call_positions_re_emits_without_them(wire: dict[str, Any]) -> None:
+    """The same message as the openai SDK's stream accumulator leaves it (index on each call, its
+    position) reads as the message without them, and to_wire() sends no index."""
+    positioned = {**wire, "tool_calls": [{**call, "index": n} for n, call in enumerate(wire["tool_calls"])]}
+    assert ChatMessage.from_dict(positioned) == ChatMessage.from_dict(wire)
+    assert ChatMessage.from_dict(positioned).to_wire() == normalised(wire)
 
 
 @pytest.mark.parametrize("wire", CASES)

@@ -255,8 +255,9 @@ class ChatMessage:
         """Read a message dict: an OpenAI request or response message.
 
         Normalises what carries no information (``content: null`` beside tool
-        calls, ``tool_calls: []``, null and empty unknown keys) and keeps every
-        other unknown key in ``extra``.
+        calls, ``tool_calls: []``, null and empty unknown keys, a call's
+        ``index`` when it is the call's position in ``tool_calls``) and keeps
+        every other unknown key in ``extra``.
 
         Raises:
             InvalidMessage, InvalidToolCall, InvalidArguments: the path in the
@@ -505,7 +506,7 @@ def _read_tool_calls(value: object) -> tuple[ToolCall, ...] | None:
     calls = []
     for index, item in enumerate(value):
         try:
-            calls.append(ToolCall.from_dict(item))
+            calls.append(ToolCall._read(item, index))  # an index the call carries must be this one
         except MessageError as error:
             raise error.with_prefix(f"tool_calls[{index}]") from None
     return tuple(calls) or None

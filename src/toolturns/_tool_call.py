@@ -31,13 +31,15 @@ class ToolCall:
             when malformed), or ``None``. ``None``, ``{}``, ``""``, white space
             and ``"null"`` all mean "no arguments" and are stored as ``{}``.
         extra: Wire keys of the call that toolturns does not model; kept and
-            emitted again by ``to_wire()``.
+            emitted again by ``to_wire()``. Not ``index``: that is the call's
+            position in its turn's ``tool_calls``, which their order says.
         provider_data: Data one provider needs back unchanged on the next
             request (Gemini's ``thoughtSignature``), keyed by provider name;
             never emitted by ``to_wire()`` or another provider's codec.
 
     Raises:
-        InvalidToolCall: ``id`` or ``name`` is not a non-empty string.
+        InvalidToolCall: ``id`` or ``name`` is not a non-empty string, or
+            ``extra`` is not a mapping of JSON or holds ``index``.
         InvalidArguments: ``arguments`` is not a mapping of JSON, text or None.
 
     >>> call = ToolCall("call_1", "get_weather", {"city": "Paris"})
@@ -81,12 +83,7 @@ class ToolCall:
         _SET_ID(self, call_id)
         _SET_NAME(self, tool)
         _SET_ARGUMENTS_JSON(self, encode_arguments(arguments, call_id=call_id, name=tool))
-        _SET_EXTRA(
-            self,
-            EMPTY
-            if extra is None
-            else Extra.build(extra, path="extra", reserved=_WIRE_KEYS, error=InvalidToolCall),
-        )
+        _SET_EXTRA(self, EMPTY if extra is None else _extra_without_position(extra))
         _SET_PROVIDER_DATA(
             self,
             EMPTY
@@ -133,7 +130,12 @@ class ToolCall:
 
         The wire form carries arguments as JSON text; the decoded form (Ollama,
         older code) as an object. ``type`` may be missing or ``"function"``.
-        Keys other than ``id``, ``type`` and ``function`` go to ``extra``.
+        Keys other than ``id``, ``type`` and ``function`` go to ``extra``, but
+        ``index`` (on the call, as the openai SDK's stream accumulation leaves
+        it, or in ``function``, as Ollama sends it): that is the call's
+        position in its turn's ``tool_calls``, read and not kept. A call read
+        alone has no known position, so any non-negative integer is taken;
+        ``ChatMessage.from_dict`` requires the call's own.
 
         Raises:
             InvalidToolCall: the shape is wrong; the path says where.
@@ -141,7 +143,14 @@ class ToolCall:
 
         >>> ToolCall.from_dict({"id": "c1", "function": {"name": "f", "arguments": {"x": 1}}})
         ToolCall(id='c1', name='f', arguments='{"x":1}')
+        >>> ToolCall.from_dict({"index": 0, "id": "c1", "function": {"name": "f"}}).to_wire()
+        {'id': 'c1', 'type': 'function', 'function': {'name': 'f', 'arguments': '{}'}}
         """
+        return cls._read(data, None)
+
+    @classmethod
+    def _read(cls, data: object, position: int | None) -> ToolCall:
+        # from_dict, and ChatMessage.from_dict for the call at ``position`` of tool_calls.
         if (
             type(data) is not dict
             and not isinstance(data, Mapping)
@@ -169,12 +178,9 @@ class ToolCall:
             rule = "is required" if function is None else "must be an object"
             raise InvalidToolCall("function", rule, None if function is None else describe(function))
         for key, value in () if function.keys() <= _FUNCTION_KEYS else function.items():
-            if (
-                key not in _FUNCTION_KEYS
-                and value is not None
-                and not _is_position(key, value)
-                and key not in _DERIVED
-            ):
+            if key == _POSITION and value is not None:
+                _check_position(value, position, "function.index")
+            elif key not in _FUNCTION_KEYS and value is not None and key not in _DERIVED:
                 raise InvalidToolCall(
                     f"function.{key}",
                     "is not a known key (function holds name and arguments)",
@@ -191,16 +197,7 @@ class ToolCall:
         name = function.get("name")
         if type(name) is not str or not name:
             name = nonempty_str(name, "function.name", InvalidToolCall)
-        extra = (
-            EMPTY
-            if data.keys() <= _WIRE_KEYS
-            else Extra.build(
-                {key: value for key, value in data.items() if key not in _WIRE_KEYS},
-                path="",
-                reserved=_WIRE_KEYS,
-                error=InvalidToolCall,
-            )
-        )
+        extra = EMPTY if data.keys() <= _WIRE_KEYS else _extra_of(data, position)
         try:
             arguments_json = encode_arguments(arguments, call_id=call_id, name=name)
         except MessageError as error:  # only the arguments are left to fail
@@ -264,14 +261,59 @@ refuse_changes(ToolCall)
 # arguments decoded by the SDK, a copy of what arguments says; read, never sent.
 _DERIVED = frozenset({"parsed_arguments"})
 
+# A call's position in its turn's tool_calls, written on the call by the openai
+# SDK's stream accumulation (get_final_completion() keeps each delta's index)
+# and in function by Ollama (histories stored from /api/chat). The order of the
+# calls says the same, so it is read, checked and not kept: sent again it is a
+# 400 from OpenAI ("Unknown parameter: 'messages[1].tool_calls[0].index'.").
+# A rule of reading the OpenAI shape as others write it, not of one codec (the
+# Ollama codec reads its native function.index itself, in providers/ollama/read.py).
+_POSITION = "index"
+_NOT_EXTRA = _WIRE_KEYS | {_POSITION}
 
-def _is_position(key: object, value: object) -> bool:
-    # A rule of reading the OpenAI shape as other servers write it, not of one
-    # codec: Ollama's /v1 endpoint (and histories stored from it) numbers the
-    # calls of a turn in function.index. The order of the calls says the same,
-    # so the key carries nothing that would be lost. (The Ollama codec reads
-    # its native function.index itself, in providers/ollama/read.py.)
-    return key == "index" and type(value) is int
+
+def _check_position(value: object, position: int | None, path: str) -> None:
+    """An index must be the call's position; alone (``position`` None), any position."""
+    if type(value) is int and (value >= 0 if position is None else value == position):
+        return
+    if position is None:
+        raise InvalidToolCall(
+            path,
+            "must be a non-negative integer (the call's position in its turn's tool_calls)",
+            describe(value),
+        )
+    # Another number would say the calls are in another order than the list's.
+    raise InvalidToolCall(
+        path,
+        f"must be {position}, the call's position in tool_calls (the calls are read in list order)",
+        describe(value),
+    )
+
+
+def _extra_of(data: Mapping[Any, Any], position: int | None) -> Extra:
+    """The keys of a call dict toolturns does not model, its index checked and left out."""
+    index = data.get(_POSITION)
+    if index is not None:
+        _check_position(index, position, _POSITION)
+    return Extra.build(
+        {key: value for key, value in data.items() if key not in _NOT_EXTRA},
+        path="",
+        reserved=_WIRE_KEYS,
+        error=InvalidToolCall,
+    )
+
+
+def _extra_without_position(extra: object) -> Extra:
+    """``ToolCall(extra=...)``: an index there would be sent, so it is refused, not dropped."""
+    built = Extra.build(extra, path="extra", reserved=_WIRE_KEYS, error=InvalidToolCall)
+    if _POSITION in built:
+        raise InvalidToolCall(
+            "extra.index",
+            "is the call's position in its turn's tool_calls, not an extra key "
+            "(the order of the calls says it, and OpenAI refuses index in a request)",
+            describe(built[_POSITION]),
+        )
+    return built
 
 
 # The slots' own setters (__setattr__ refuses), without object.__setattr__'s lookup.

@@ -39,6 +39,7 @@ from toolturns.providers._stream import Assembler
 
 __all__ = [
     "ALL_KEYS",
+    "CALL_POSITION",
     "CALL_RESERVED",
     "HUGE_INT",
     "JSON",
@@ -90,12 +91,15 @@ CALL_RESERVED = frozenset({"id", "type", "function"})
 # Keys real payloads carry beyond the modelled ones (responses, fine-tuning
 # data, streaming, other servers).
 _MESSAGE_OTHER_KEYS = ("refusal", "annotations", "audio", "weight", "reasoning_content", "function_call")
-_CALL_OTHER_KEYS = ("index", "thought_signature")
+_CALL_OTHER_KEYS = ("thought_signature",)
+#: A call's position in tool_calls, as the openai SDK's stream accumulator (and
+#: Ollama, in function) leaves it: read and dropped, so never an extra key.
+CALL_POSITION = "index"
 MESSAGE_KEYS = (*sorted(MESSAGE_RESERVED), *_MESSAGE_OTHER_KEYS)
 CALL_KEYS = (*sorted(CALL_RESERVED), *_CALL_OTHER_KEYS)
 FUNCTION_KEYS = ("name", "arguments")
 #: Every key a message or call dict really carries.
-ALL_KEYS = (*MESSAGE_KEYS, *CALL_KEYS, *FUNCTION_KEYS)
+ALL_KEYS = (*MESSAGE_KEYS, *CALL_KEYS, CALL_POSITION, *FUNCTION_KEYS)
 
 _ROLE_SPELLINGS = (
     *(role.value for role in Role),
@@ -460,8 +464,8 @@ def message_extras() -> st.SearchStrategy[dict[str, JSON]]:
 
 @functools.cache
 def tool_call_extras() -> st.SearchStrategy[dict[str, JSON]]:
-    """Non-empty extra mappings of a tool call: keys other than id/type/function."""
-    return _extras(CALL_RESERVED, _CALL_OTHER_KEYS)
+    """Non-empty extra mappings of a tool call: keys other than id/type/function and index."""
+    return _extras(CALL_RESERVED | {CALL_POSITION}, _CALL_OTHER_KEYS)
 
 
 @functools.cache
@@ -674,7 +678,7 @@ def tool_call_dicts(*, junk: st.SearchStrategy[Any] | None = None) -> st.SearchS
         ("id", st.one_of(_IDS, st.just(""), junk), _PRESENT),
         ("type", st.one_of(st.just("function"), st.sampled_from(["custom", "Function"]), junk), _PRESENT),
         ("function", st.one_of(_function_dicts(junk), _function_dicts(junk), st.none(), junk), st.just(True)),
-        ("index", st.one_of(st.integers(0, 3), junk), _PRESENT),
+        (CALL_POSITION, st.one_of(st.integers(0, 3), junk), _PRESENT),
     )
     return _near_valid_dicts(plan, st.lists(_KEYS, max_size=2), junk)
 

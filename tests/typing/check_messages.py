@@ -109,7 +109,7 @@ def tool_call_fields_and_arguments() -> None:
     assert_type(call.to_wire(), dict[str, Any])
     assert_type(ToolCall("call_2", "get_time"), ToolCall)
     assert_type(ToolCall("call_3", "get_weather", '{"city": "Par'), ToolCall)
-    assert_type(ToolCall("call_4", "f", None, extra={"index": 0}), ToolCall)
+    assert_type(ToolCall("call_4", "f", None, extra={"seq": 0}), ToolCall)
     city: str = call.arguments["city"]  # the decoded values are Any: the caller says what it expects
     assert city == "Paris"
 

@@ -346,15 +346,13 @@ def test_text_turns_use_the_string_form() -> None:
 def test_name_and_extra_are_refused_unless_dropped() -> None:
     """name and extra (OpenAI-wire keys) are refused, located, and left out under drop_unsupported."""
     message = ChatMessage("user", "hi", name="alice", extra={"weight": 1})
-    call = ToolCall("toolu_1", "f", {}, extra={"index": 0})
+    call = ToolCall("toolu_1", "f", {}, extra={"seq": 0})
     messages = [message, ChatMessage("assistant", "", tool_calls=[call], name="bot")]
     with pytest.raises(
         InvalidMessage, match=r"^messages\[0\]\.name: Anthropic cannot carry the name 'alice'"
     ):
         anthropic.to_request(messages)
-    with pytest.raises(
-        InvalidMessage, match=r"^messages\[0\]\.tool_calls\[0\]\.index: Anthropic cannot carry"
-    ):
+    with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.tool_calls\[0\]\.seq: Anthropic cannot carry"):
         anthropic.to_request([ChatMessage("assistant", "", tool_calls=[call])])
     body = anthropic.to_request(messages, drop_unsupported=True)
     assert body["messages"] == [

@@ -153,7 +153,7 @@ def test_to_request_drops_name_and_extra_only_when_asked_and_never_sends_other_p
     messages = [
         ChatMessage("user", "hi", name="alice", extra={"weight": 1}, provider_data={"anthropic": {"x": 1}}),
         ChatMessage.assistant_tool_calls(
-            [ToolCall("c", "f", extra={"index": 0}, provider_data={"ollama": {"y": 2}})], name="bot"
+            [ToolCall("c", "f", extra={"seq": 0}, provider_data={"ollama": {"y": 2}})], name="bot"
         ),
     ]
     with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.name: Gemini cannot carry the name 'alice'"):

@@ -118,7 +118,7 @@ def test_name_and_extra_are_refused_unless_dropped_and_is_error_is_not_sent() ->
     is_error has none either; Ollama's result text says it."""
     messages = [
         ChatMessage("user", "hi", name="alice", extra={"weight": 0}),
-        ChatMessage("assistant", "", tool_calls=[call(extra={"index": 0})], name="bot"),
+        ChatMessage("assistant", "", tool_calls=[call(extra={"seq": 0})], name="bot"),
         ChatMessage.tool_result("call_1", "failed", is_error=True),
     ]
     with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.name: Ollama cannot carry the name 'alice'"):

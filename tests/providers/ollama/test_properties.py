@@ -83,7 +83,7 @@ def _call_data(draw: st.DrawFn) -> dict[str, Any] | None:
 _ARGUMENTS = st.one_of(st.none(), s.json_objects(), s.raw_argument_texts())
 # Extra keys are OpenAI-wire keys the Ollama wire drops: a few plain ones say so.
 _CALL_EXTRA = st.none() | st.dictionaries(
-    st.sampled_from(["index", "x-extra"]), _NONEMPTY_JSON, min_size=1, max_size=2
+    st.sampled_from(["seq", "x-extra"]), _NONEMPTY_JSON, min_size=1, max_size=2
 )
 
 

@@ -223,3 +223,26 @@ def test_the_sdks_parsed_copies_are_read_and_not_sent_back() -> None:
     assert "parsed_arguments" not in turn.to_wire()["tool_calls"][0]["function"]
     answer = openai.from_response({"role": "assistant", "content": '{"temp": 18}', "parsed": {"temp": 18}})
     assert answer.to_wire() == {"role": "assistant", "content": '{"temp": 18}'}
+
+
+def test_a_response_from_a_compatible_server_with_positions_and_a_missing_id() -> None:
+    """Calls as an OpenAI-compatible server sends them (each with its index, one without an id): the
+    call without an id gets a made-up one, marked; the one with an id keeps it, unmarked; no index
+    is sent back."""
+    calls = [
+        {"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+        {"index": 1, "type": "function", "function": {"name": "g", "arguments": "{}"}},
+    ]
+    body = {
+        "id": "chatcmpl-1",
+        "choices": [{"index": 0, "message": {"role": "assistant", "tool_calls": calls}}],
+    }
+    turn = openai.from_response(body)
+    assert turn.tool_calls is not None
+    kept, made_up = turn.tool_calls
+    assert (kept.id, kept.provider_data) == ("call_1", {})
+    assert made_up.id.startswith("call_")
+    assert made_up.provider_data == {"openai": {"generated_id": True}}
+    sent = openai.to_request([turn])["messages"][0]["tool_calls"]
+    assert [call["id"] for call in sent] == ["call_1", made_up.id]
+    assert all("index" not in call for call in sent)
