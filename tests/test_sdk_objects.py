@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from tests.conftest import wire_examples
 from tests.property.strategies import json_values
 from toolturns import ChatMessage, MessageError, Tool, ToolCall, anthropic, gemini, ollama, openai
+from toolturns._sdk import dumped
 from toolturns.providers import PROVIDERS, Codec
 
 _AS_GIVEN: list[Callable[[pydantic.BaseModel], object]] = [
@@ -275,3 +276,20 @@ def test_only_our_errors_escape_whatever_model_dump_gives(
     """A model_dump that raises, or gives anything at all, still meets only MessageError."""
     with contextlib.suppress(MessageError):
         read(_Model(dumped))
+
+
+def test_sdk_bytes_read_as_the_wires_standard_base64_and_enums_and_times_as_json() -> None:
+    """A google-genai thought signature holding '+' and '/' reads as the REST JSON's text
+    (pydantic's JSON mode would give the URL-safe alphabet); enums and datetimes become JSON."""
+    signed = {"functionCall": {"name": "get_time", "args": {}}, "thoughtSignature": "ab+/cQ=="}
+    body = {
+        "candidates": [{"content": {"role": "model", "parts": [signed]}, "finishReason": "STOP"}],
+        "createTime": "2025-01-01T00:00:00Z",
+        "responseId": "r1",
+    }
+    response = genai_types.GenerateContentResponse.model_validate(body)
+    turn = gemini.from_response(response)
+    assert turn == gemini.from_response(body)
+    assert turn.tool_calls
+    assert turn.tool_calls[0].provider_data["gemini"]["keys"]["thoughtSignature"] == "ab+/cQ=="
+    assert dumped(response) == {**body, "createTime": "2025-01-01T00:00:00+00:00"}

@@ -12,17 +12,23 @@ common case, never pay for it.
 
 from __future__ import annotations
 
+import base64
+import datetime
+import enum
+
 __all__ = ["dumped"]
 
 
 def dumped(value: object) -> object:
     """The wire data of a pydantic model (an SDK object); any other value unchanged.
 
-    ``mode="json"`` gives JSON values only (bytes as the SDK's base64 text, no
-    datetimes); ``by_alias`` gives the wire's own key spelling where the model
-    renames a key (google-genai's snake_case fields have camelCase aliases);
+    ``by_alias`` gives the wire's own key spelling where the model renames a
+    key (google-genai's snake_case fields have camelCase aliases);
     ``exclude_unset`` leaves out the fields the server never sent, which a
-    model fills with ``None``.
+    model fills with ``None``. The dump is in python mode, made JSON here:
+    pydantic's JSON mode writes bytes (Gemini's thought signatures) in the
+    URL-safe base64 alphabet, where the wire and toolturns use the standard
+    one, so the same signature would read as two different texts.
 
     >>> dumped({"role": "user"})
     {'role': 'user'}
@@ -31,6 +37,21 @@ def dumped(value: object) -> object:
     if not callable(dump):
         return value
     try:
-        return dump(value, mode="json", by_alias=True, exclude_unset=True)
+        return _json(dump(value, by_alias=True, exclude_unset=True))
     except Exception:  # an object that only looks like a model: the caller refuses it as it is
         return value
+
+
+def _json(value: object) -> object:
+    """A python-mode dump as JSON values; what has no JSON form stays, for the reader to refuse."""
+    if isinstance(value, dict):
+        return {key: _json(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_json(item) for item in value]
+    if isinstance(value, bytes):
+        return base64.b64encode(value).decode("ascii")  # standard alphabet, padded, as the wire's
+    if isinstance(value, enum.Enum):
+        return _json(value.value)  # the SDKs' str enums (finish reasons, roles)
+    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
+        return value.isoformat()
+    return value
