@@ -79,7 +79,8 @@ def sent_by_google_genai(body: dict[str, Any]) -> dict[str, Any]:
     - an empty ``generationConfig`` is added: the config's generation fields
       (none here) go there;
     - the ``type`` of every schema under ``parameters`` is spelled as its enum
-      ``Type`` (``"object"`` as ``"OBJECT"``);
+      ``Type`` (``"object"`` as ``"OBJECT"``); a ``parametersJsonSchema`` goes
+      as it is, under its proto name ``parameters_json_schema``;
     - ``thoughtSignature``, bytes in its model, goes as URL-safe base64.
     """
     sent: dict[str, Any] = json.loads(json.dumps(body))
@@ -88,6 +89,8 @@ def sent_by_google_genai(body: dict[str, Any]) -> dict[str, Any]:
         for declaration in tool.get("functionDeclarations", []):
             if "parameters" in declaration:
                 _type_as_enum(declaration["parameters"])
+            if "parametersJsonSchema" in declaration:
+                declaration["parameters_json_schema"] = declaration.pop("parametersJsonSchema")
     for content in sent["contents"]:
         for part in content["parts"]:
             if "thoughtSignature" in part:
@@ -97,6 +100,7 @@ def sent_by_google_genai(body: dict[str, Any]) -> dict[str, Any]:
 
 
 def _type_as_enum(schema: dict[str, Any]) -> None:
+    """The schemas of these tests: a type, and properties."""
     schema["type"] = schema["type"].upper()
     for property_schema in schema.get("properties", {}).values():
         _type_as_enum(property_schema)
