@@ -1,0 +1,1 @@
+"""End-to-end tests: a tool loop through each official SDK client, over an intercepted transport."""
