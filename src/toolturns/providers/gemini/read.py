@@ -22,16 +22,9 @@ from .._shared import (
     at,
     generated_id,
 )
-from .parts import answer_text, fields, keys_of, parts_of
+from .parts import CALL, PART, RESPONSE, answer_text, fields, keys_of, parts_of, plain
 
 _PROVIDER = "gemini"
-
-
-# The keys of functionCall / functionResponse that toolturns models; any other
-# key travels in provider_data["gemini"]["nested"] and goes back where it came
-# from, as the part's other keys (thoughtSignature) do in ["keys"].
-_CALL_KEYS = frozenset({"name", "args", "id"})
-_RESPONSE_KEYS = frozenset({"name", "response", "id"})
 
 
 # A functionResponse.response that reads back as something other than the
@@ -120,6 +113,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
         content = item.get("content")
         if not isinstance(content, Mapping):
             reason = item.get("finishReason")
+            reason = plain(reason) if isinstance(reason, str) else reason
             rule = "must be a Content object" if content is not None else "is required"
             raise InvalidMessage(
                 "content",
@@ -191,7 +185,7 @@ class Reader:
         ids: dict[str, int] = {}
         for position, raw in enumerate(parts_of(content)):
             with at(f"parts[{position}]"):
-                part = fields(raw, "a part object")
+                part = fields(raw, "a part object", as_is=PART)
                 if "functionCall" in part:
                     calls.append(read_call(part, (*seed, position), ids, position))
                     continue
@@ -214,7 +208,7 @@ class Reader:
         texts: list[ChatMessage] = []
         for position, raw in enumerate(parts):
             with at(f"parts[{position}]"):
-                part = fields(raw, "a part object")
+                part = fields(raw, "a part object", as_is=PART)
                 if "functionResponse" in part:
                     results.append(self.result(part))
                     continue
@@ -237,7 +231,7 @@ class Reader:
 
     def result(self, part: dict[Any, Any]) -> ChatMessage:
         with at("functionResponse"):
-            function = fields(part["functionResponse"], "an object")
+            function = fields(part["functionResponse"], "an object", as_is=RESPONSE)
             name = _name(function, InvalidMessage)
             response = function.get("response")
             if not isinstance(response, Mapping):
@@ -251,7 +245,7 @@ class Reader:
             content,
             tool_call_id=call_id,
             is_error=is_error,
-            provider_data=_kept_keys(part, "functionResponse", function, _RESPONSE_KEYS, InvalidMessage),
+            provider_data=_kept_keys(part, "functionResponse", function, RESPONSE, InvalidMessage),
         )
 
     def answer(self, call_id: str | None, name: str) -> str:
@@ -271,7 +265,7 @@ class Reader:
 
 def read_call(part: dict[Any, Any], seed: tuple[object, ...], ids: dict[str, int], position: int) -> ToolCall:
     with at("functionCall"):
-        function = fields(part["functionCall"], "an object", InvalidToolCall)
+        function = fields(part["functionCall"], "an object", InvalidToolCall, as_is=CALL)
         name = _name(function, InvalidToolCall)
         arguments = _arguments_text(function.get("args"), name)
         call_id = _id(function, InvalidToolCall)
@@ -288,7 +282,7 @@ def read_call(part: dict[Any, Any], seed: tuple[object, ...], ids: dict[str, int
         call_id = generated_id(_PROVIDER, *seed, name, arguments)
     else:
         ids[call_id] = position
-    data = _kept_keys(part, "functionCall", function, _CALL_KEYS, InvalidToolCall, generated=made_up)
+    data = _kept_keys(part, "functionCall", function, CALL, InvalidToolCall, generated=made_up)
     return ToolCall(call_id, name, arguments, provider_data=data)
 
 
