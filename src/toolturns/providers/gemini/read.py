@@ -40,7 +40,10 @@ def from_request(body: object) -> list[ChatMessage]:
 
     Accepts field names in camelCase or snake_case (``systemInstruction`` or
     ``system_instruction``, ``functionCall`` or ``function_call``; error paths
-    use the camelCase name) and a single object where a list is expected
+    use the camelCase name), google-genai's ``model_dump()`` of its objects in
+    python or json mode (a null field is not set; bytes and URL-safe base64
+    become standard base64 text; what is kept is in the REST spelling) and a
+    single object where a list is expected
     (``contents``, ``parts``), as the REST samples send them. The legacy role
     ``"function"`` is read like ``"user"``. Calls without an id get made-up
     ids; a ``functionResponse`` without id answers the first unanswered call of
@@ -74,7 +77,10 @@ def from_request(body: object) -> list[ChatMessage]:
 def from_response(body: object, *, choice: int = 0) -> ChatMessage:
     """The assistant turn of a generateContent response: ``candidates[0].content``.
 
-    A bare model content (``{"role": "model", "parts": [...]}``) is read too.
+    A bare model content (``{"role": "model", "parts": [...]}``) is read too,
+    and either spelling of every field, as ``from_request`` reads them (a
+    ``GenerateContentResponse.model_dump()`` of google-genai's, in python or
+    json mode).
 
     Args:
         body: The decoded response body.

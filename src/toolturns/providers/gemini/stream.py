@@ -59,9 +59,13 @@ class StreamAssembler(Assembler):
     (seeded with the ``responseId`` and each call's position), and a
     ``thoughtSignature`` stays on the part it came on.
 
-    ``finish_reason`` is the candidate's ``finishReason`` (``STOP``,
-    ``MAX_TOKENS``, ``SAFETY``...), which also ends the stream (``ended``);
-    ``usage`` is the last ``usageMetadata``.
+    Chunks may spell their fields either way, as ``from_response`` reads
+    them (google-genai's dumped chunks). ``finish_reason`` is the candidate's
+    ``finishReason`` (``STOP``, ``MAX_TOKENS``, ``SAFETY``...), a plain
+    string, which also ends the stream (``ended``); ``usage`` is the last
+    ``usageMetadata``, always in the REST spelling (``promptTokenCount``,
+    ``candidatesTokenCount``, ``totalTokenCount``, ``promptTokensDetails``...)
+    whatever the chunks used, without null fields.
 
     Args:
         choice: Which candidate to assemble, for ``candidateCount > 1`` (the

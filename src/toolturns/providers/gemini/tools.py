@@ -7,6 +7,7 @@ from typing import Any
 
 from ..._errors import (
     InvalidTool,
+    MessageError,
     describe,
 )
 from ..._json import decode, join_key
@@ -102,9 +103,11 @@ def is_gemini_schema(schema: object) -> bool:
 def read_tools(tools: object) -> list[Tool]:
     """The function declarations of a stored request body's ``tools``: the reverse of ``tool_definition``.
 
-    Field names are read in camelCase or snake_case, and a single Tool object
-    where an array is expected, as ``from_request`` reads them. A declaration
-    gives its schema in ``parameters`` or ``parametersJsonSchema``. Tools that
+    Field names are read in camelCase or snake_case (google-genai's dumped
+    ``types.Tool``), and a single Tool object where an array is expected, as
+    ``from_request`` reads them. A declaration gives its schema in
+    ``parameters``, Gemini's ``Schema``, read as the JSON Schema it means
+    (``json_schema``), or in ``parametersJsonSchema``, read as it is. Tools that
     are not function declarations (``googleSearch``, ``codeExecution``, ...)
     are Gemini's own and cannot be carried to another provider: they raise.
 
@@ -185,23 +188,35 @@ def json_schema(schema: object) -> object:
 
 
 def _schema(schema: object) -> object:
-    if not isinstance(schema, Mapping):
+    if type(schema) is not dict and not isinstance(schema, Mapping):
         return schema
     read: dict[Any, Any] = {}
     for key, value in schema.items():
         if value is None:
             continue
-        name = camel(key)
+        name = key if type(key) is str and "_" not in key else camel(key)
         if name in read:
             raise twice(InvalidTool, key, name, value)
-        with at(key_path(name)):
-            read[name] = _schema_field(name, value)
+        kind = _KINDS.get(name)
+        if kind in _SUBSCHEMAS:
+            try:  # not `with at()`: this runs for every field of every schema
+                value = _subschemas(kind, value)
+            except MessageError as error:
+                raise error.with_prefix(key_path(name)) from None
+        elif isinstance(value, str):
+            value = plain(value)
+            if kind == "type" and value.lower() in _TYPE_NAMES:
+                value = value.lower()
+        read[name] = value
     return read
 
 
-def _schema_field(name: object, value: object) -> object:
-    """A Schema field's value as JSON Schema says it: subschemas read in turn, type names in lower case."""
-    kind = rules.SCHEMA_FIELDS.get(name) if isinstance(name, str) else None
+_KINDS: dict[Any, str] = dict(rules.SCHEMA_FIELDS)  # a dict: .get of a mapping proxy costs more
+_SUBSCHEMAS = frozenset({"schema", "schemas", "named schemas"})
+
+
+def _subschemas(kind: str | None, value: object) -> object:
+    """A field's subschemas (``items``, ``anyOf``, ``properties``), each read in turn."""
     if kind == "schema":
         return _schema(value)
     if kind == "schemas" and isinstance(value, (list, tuple)):
@@ -213,11 +228,9 @@ def _schema_field(name: object, value: object) -> object:
     if kind == "named schemas" and isinstance(value, Mapping):
         named = {}
         for key, item in value.items():
-            with at(key_path(key)):
+            try:
                 named[key] = _schema(item)
+            except MessageError as error:
+                raise error.with_prefix(key_path(key)) from None
         return named
-    if isinstance(value, str):
-        value = plain(value)
-        if kind == "type" and value.lower() in _TYPE_NAMES:
-            return value.lower()
-    return value
+    return value  # not what the field holds: the Tool's JSON check judges it
