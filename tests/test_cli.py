@@ -986,9 +986,10 @@ def test_gemini_reads_back_its_tool_definitions() -> None:
             "tools[0].functionDeclarations[0].name: must match ^[a-zA-Z0-9_.:-]{1,128}$, got 'get weather'",
         ),
         (
-            [{"functionDeclarations": [{"name": "x", "parameters": {"type": "OBJECT"}}]}],
+            # Gemini's Schema spells types in capitals: "ARRAY" reads as JSON Schema's "array".
+            [{"functionDeclarations": [{"name": "x", "parameters": {"type": "ARRAY"}}]}],
             "tools[0].functionDeclarations[0].parameters.type: must be 'object' (arguments are a JSON object), "
-            "got 'OBJECT'",
+            "got 'array'",
         ),
         (
             [{"functionDeclarations": [{"name": "x", "parametersJsonSchema": {"type": "string"}}]}],

@@ -23,16 +23,9 @@ from .._shared import (
     at,
     generated_id,
 )
-from .parts import answer_text, fields, keys_of, parts_of
+from .parts import CALL, PART, RESPONSE, answer_text, fields, keys_of, parts_of, plain
 
 _PROVIDER = "gemini"
-
-
-# The keys of functionCall / functionResponse that toolturns models; any other
-# key travels in provider_data["gemini"]["nested"] and goes back where it came
-# from, as the part's other keys (thoughtSignature) do in ["keys"].
-_CALL_KEYS = frozenset({"name", "args", "id"})
-_RESPONSE_KEYS = frozenset({"name", "response", "id"})
 
 
 # A functionResponse.response that reads back as something other than the
@@ -48,7 +41,10 @@ def from_request(body: object) -> list[ChatMessage]:
 
     Accepts field names in camelCase or snake_case (``systemInstruction`` or
     ``system_instruction``, ``functionCall`` or ``function_call``; error paths
-    use the camelCase name) and a single object where a list is expected
+    use the camelCase name), google-genai's ``model_dump()`` of its objects in
+    python or json mode (a null field is not set; bytes and URL-safe base64
+    become standard base64 text; what is kept is in the REST spelling) and a
+    single object where a list is expected
     (``contents``, ``parts``), as the REST samples send them. The legacy role
     ``"function"`` is read like ``"user"``. Calls without an id get made-up
     ids; a ``functionResponse`` without id answers the first unanswered call of
@@ -82,7 +78,10 @@ def from_request(body: object) -> list[ChatMessage]:
 def from_response(body: object, *, choice: int = 0) -> ChatMessage:
     """The assistant turn of a generateContent response: ``candidates[0].content``.
 
-    A bare model content (``{"role": "model", "parts": [...]}``) is read too.
+    A bare model content (``{"role": "model", "parts": [...]}``) is read too,
+    and either spelling of every field, as ``from_request`` reads them (a
+    ``GenerateContentResponse.model_dump()`` of google-genai's, in python or
+    json mode).
 
     Args:
         body: The decoded response body.
@@ -121,6 +120,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
         content = item.get("content")
         if not isinstance(content, Mapping) and not isinstance(content := dumped(content), Mapping):
             reason = item.get("finishReason")
+            reason = plain(reason) if isinstance(reason, str) else reason
             rule = "must be a Content object" if content is not None else "is required"
             raise InvalidMessage(
                 "content",
@@ -193,7 +193,7 @@ class Reader:
         ids: dict[str, int] = {}
         for position, raw in enumerate(parts_of(content)):
             with at(f"parts[{position}]"):
-                part = fields(raw, "a part object")
+                part = fields(raw, "a part object", as_is=PART)
                 if "functionCall" in part:
                     calls.append(read_call(part, (*seed, position), ids, position))
                     continue
@@ -216,7 +216,7 @@ class Reader:
         texts: list[ChatMessage] = []
         for position, raw in enumerate(parts):
             with at(f"parts[{position}]"):
-                part = fields(raw, "a part object")
+                part = fields(raw, "a part object", as_is=PART)
                 if "functionResponse" in part:
                     results.append(self.result(part))
                     continue
@@ -239,7 +239,7 @@ class Reader:
 
     def result(self, part: dict[Any, Any]) -> ChatMessage:
         with at("functionResponse"):
-            function = fields(part["functionResponse"], "an object")
+            function = fields(part["functionResponse"], "an object", as_is=RESPONSE)
             name = _name(function, InvalidMessage)
             response = function.get("response")
             if not isinstance(response, Mapping):
@@ -253,7 +253,7 @@ class Reader:
             content,
             tool_call_id=call_id,
             is_error=is_error,
-            provider_data=_kept_keys(part, "functionResponse", function, _RESPONSE_KEYS, InvalidMessage),
+            provider_data=_kept_keys(part, "functionResponse", function, RESPONSE, InvalidMessage),
         )
 
     def answer(self, call_id: str | None, name: str) -> str:
@@ -273,7 +273,7 @@ class Reader:
 
 def read_call(part: dict[Any, Any], seed: tuple[object, ...], ids: dict[str, int], position: int) -> ToolCall:
     with at("functionCall"):
-        function = fields(part["functionCall"], "an object", InvalidToolCall)
+        function = fields(part["functionCall"], "an object", InvalidToolCall, as_is=CALL)
         name = _name(function, InvalidToolCall)
         arguments = _arguments_text(function.get("args"), name)
         call_id = _id(function, InvalidToolCall)
@@ -290,7 +290,7 @@ def read_call(part: dict[Any, Any], seed: tuple[object, ...], ids: dict[str, int
         call_id = generated_id(_PROVIDER, *seed, name, arguments)
     else:
         ids[call_id] = position
-    data = _kept_keys(part, "functionCall", function, _CALL_KEYS, InvalidToolCall, generated=made_up)
+    data = _kept_keys(part, "functionCall", function, CALL, InvalidToolCall, generated=made_up)
     return ToolCall(call_id, name, arguments, provider_data=data)
 
 

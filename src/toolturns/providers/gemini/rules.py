@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
@@ -14,6 +16,8 @@ __all__ = [
     "INVALID_TOOL_NAME",
     "NO_CONVERSATION",
     "RESULT_COUNT",
+    "SCHEMA_FIELDS",
+    "SCHEMA_TYPES",
     "TOOL_NAME",
     "check",
     "check_call",
@@ -45,6 +49,60 @@ CARRIES = Carries(
     ),
 )
 
+#: Which field of a function declaration carries a tool's JSON Schema. Google's
+#: words (google-genai's types.FunctionDeclaration and types.Schema; the REST
+#: reference, https://ai.google.dev/api/caching#FunctionDeclaration, says the
+#: same): ``parameters`` "Describes the parameters to this function in JSON Schema
+#: Object format. Reflects the Open API 3.03 Parameter Object", its ``Schema``
+#: being "a select subset of an OpenAPI 3.0 schema object"; while
+#: ``parametersJsonSchema`` "Describes the parameters to the function in JSON
+#: Schema format. The schema must describe an object where the properties are
+#: the parameters to the function. [...] This field is mutually exclusive with
+#: ``parameters``." A schema goes as ``parameters`` when that subset says all of
+#: it: every keyword, at every depth, is a field of the Gemini API's ``Schema``
+#: (google.ai.generativelanguage.v1beta.Schema: google-genai's types.Schema
+#: without ``additionalProperties``, ``ref`` and ``defs``, which are Vertex AI's:
+#: the SDK itself refuses "additionalProperties is only supported in Gemini
+#: Enterprise Agent Platform mode, [...] not in Gemini Developer API mode"),
+#: with a value of the kind that
+#: field holds; any other schema (``additionalProperties``, ``$ref``,
+#: ``$defs``, ``oneOf``, ``allOf``, ``not``, ``const``, ``if``, a list of types,
+#: a boolean schema, ...) goes as ``parametersJsonSchema``, unchanged.
+#:
+#: Each field's kind: ``schema``, ``schemas`` (a list), ``named schemas`` (an
+#: object of them), ``type`` (one of ``SCHEMA_TYPES``), ``string``,
+#: ``strings``, ``integer``, ``number``, ``boolean``, ``value`` (any JSON but
+#: null, which proto JSON reads as "not set").
+SCHEMA_FIELDS: Mapping[str, str] = MappingProxyType(
+    {
+        "type": "type",
+        "format": "string",
+        "title": "string",
+        "description": "string",
+        "nullable": "boolean",
+        "enum": "strings",
+        "maxItems": "integer",
+        "minItems": "integer",
+        "properties": "named schemas",
+        "required": "strings",
+        "minProperties": "integer",
+        "maxProperties": "integer",
+        "minLength": "integer",
+        "maxLength": "integer",
+        "pattern": "string",
+        "example": "value",
+        "anyOf": "schemas",
+        "propertyOrdering": "strings",
+        "default": "value",
+        "items": "schema",
+        "minimum": "number",
+        "maximum": "number",
+    }
+)
+#: The JSON Schema type names that name a type of Gemini's ``Schema``, whose
+#: ``Type`` spells them in capitals (``STRING``, ``OBJECT``): reading a
+#: ``parameters`` schema gives them in JSON Schema's lower case.
+SCHEMA_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object"})
 
 #: One function response part per function call part, in the content right
 #: after the call turn.

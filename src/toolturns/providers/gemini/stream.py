@@ -8,6 +8,7 @@ from typing import Any
 from ..._errors import (
     InvalidMessage,
     InvalidStream,
+    MessageError,
     describe,
 )
 from ..._message import ChatMessage
@@ -16,7 +17,7 @@ from .._shared import (
     at,
 )
 from .._stream import Assembler, joined
-from .parts import camel, fields, keys_of, parts_of
+from .parts import PART, USAGE, camel, fields, keys_of, parts_of, plain
 from .read import Reader, read_call
 
 # -- streaming --------------------------------------------------------------------------
@@ -58,9 +59,13 @@ class StreamAssembler(Assembler):
     (seeded with the ``responseId`` and each call's position), and a
     ``thoughtSignature`` stays on the part it came on.
 
-    ``finish_reason`` is the candidate's ``finishReason`` (``STOP``,
-    ``MAX_TOKENS``, ``SAFETY``...), which also ends the stream (``ended``);
-    ``usage`` is the last ``usageMetadata``.
+    Chunks may spell their fields either way, as ``from_response`` reads
+    them (google-genai's dumped chunks). ``finish_reason`` is the candidate's
+    ``finishReason`` (``STOP``, ``MAX_TOKENS``, ``SAFETY``...), a plain
+    string, which also ends the stream (``ended``); ``usage`` is the last
+    ``usageMetadata``, always in the REST spelling (``promptTokenCount``,
+    ``candidatesTokenCount``, ``totalTokenCount``, ``promptTokensDetails``...)
+    whatever the chunks used, without null fields.
 
     Args:
         choice: Which candidate to assemble, for ``candidateCount > 1`` (the
@@ -125,17 +130,21 @@ class StreamAssembler(Assembler):
         if usage is not None:
             if not isinstance(usage, dict):
                 raise InvalidStream("usageMetadata", "must be an object", describe(usage))
-            self.usage = usage  # cumulative: each chunk's counts replace the last
+            # Cumulative: each chunk's counts replace the last. In the REST
+            # spelling whatever the chunk's (an SDK dump's usage_metadata).
+            self.usage = _rest_fields(usage, "usageMetadata", USAGE)
         candidates = chunk.get("candidates")
         if candidates is None:
             feedback = chunk.get("promptFeedback")
-            if isinstance(feedback, dict) and feedback.get("blockReason") is not None:
-                raise InvalidStream(
-                    "promptFeedback.blockReason",
-                    "says Gemini blocked the prompt: the stream has no candidate",
-                    describe(feedback.get("blockReason")),
-                    provider_error=feedback,
-                )
+            if isinstance(feedback, Mapping):
+                feedback = _rest_fields(feedback, "promptFeedback", frozenset())
+                if feedback.get("blockReason") is not None:
+                    raise InvalidStream(
+                        "promptFeedback.blockReason",
+                        "says Gemini blocked the prompt: the stream has no candidate",
+                        describe(feedback["blockReason"]),
+                        provider_error=feedback,
+                    )
             return  # usage only
         if not isinstance(candidates, list):
             raise InvalidStream("candidates", "must be an array of candidates", describe(candidates))
@@ -158,10 +167,10 @@ class StreamAssembler(Assembler):
                     raise InvalidStream("role", "must be 'model' in a response", describe(role))
                 for number, raw in enumerate(parts_of(content)):
                     with at(f"parts[{number}]"):
-                        self._add(fields(raw, "a part object"))
+                        self._add(fields(raw, "a part object", as_is=PART))
         reason = candidate.get("finishReason")
         if reason is not None:
-            self._end_with(reason, "finishReason")
+            self._end_with(plain(reason) if isinstance(reason, str) else reason, "finishReason")
 
     def _add(self, part: dict[Any, Any]) -> None:
         text = part.get("text")
@@ -219,3 +228,11 @@ class StreamAssembler(Assembler):
             PartialToolCall(call.id, call.name, call.arguments_json)
             for call in self._build().tool_calls or ()
         ]
+
+
+def _rest_fields(value: Mapping[Any, Any], path: str, as_is: frozenset[str]) -> dict[Any, Any]:
+    """A reported object (usage, prompt feedback) in the REST spelling, its counts (``as_is``) taken as they are."""
+    try:
+        return fields(value, "an object", InvalidStream, as_is=as_is)
+    except MessageError as error:  # try, not `with at()`: this runs once per chunk
+        raise error.with_prefix(path) from None

@@ -24,7 +24,7 @@ from .._shared import (
     refuse_unsupported,
 )
 from . import rules
-from .parts import answer_text
+from .parts import CALL, RESPONSE, answer_text
 from .tools import tool_definition
 
 _PROVIDER = "gemini"
@@ -33,11 +33,6 @@ _PROVIDER = "gemini"
 _COUNT_400 = f"Gemini answers 400: {rules.RESULT_COUNT.says!r}"
 _ORDER_400 = f"Gemini answers 400: {rules.CALL_TURN_ORDER.says!r}"
 
-# The keys of functionCall / functionResponse that toolturns models; any other
-# key travels in provider_data["gemini"]["nested"] and goes back where it came
-# from, as the part's other keys (thoughtSignature) do in ["keys"].
-_CALL_KEYS = frozenset({"name", "args", "id"})
-_RESPONSE_KEYS = frozenset({"name", "response", "id"})
 # The part keys toolturns writes itself, in both spellings the API reads: a
 # kept key may not add a second function object to the part.
 _CALL_PART_KEYS = frozenset({"functionCall", "function_call"})
@@ -227,7 +222,7 @@ def _call_replay(call: ToolCall) -> Replay:
         _PROVIDER,
         InvalidToolCall,
         keys=_CALL_PART_KEYS,
-        nested={"functionCall": _CALL_KEYS},
+        nested={"functionCall": CALL},
         generated_id=True,
     )
 
@@ -239,7 +234,7 @@ def _response_part(index: int, message: ChatMessage, call: ToolCall) -> dict[str
             _PROVIDER,
             InvalidMessage,
             keys=_RESPONSE_PART_KEYS,
-            nested={"functionResponse": _RESPONSE_KEYS},
+            nested={"functionResponse": RESPONSE},
         )
     response = {"error": message.content} if message.is_error else _response_object(message.content)
     function: dict[str, Any] = {"name": call.name, "response": response}

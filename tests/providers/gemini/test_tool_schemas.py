@@ -1,0 +1,241 @@
+"""Gemini tool definitions: ``parameters`` (its OpenAPI-subset Schema) or ``parametersJsonSchema``, and back."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from google.genai import types
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.property import strategies as s
+from toolturns import ChatMessage, InvalidTool, Tool, gemini
+from toolturns.providers.gemini import rules
+
+
+def declaration(schema: dict[str, Any]) -> dict[str, Any]:
+    """What tool_definition writes for a tool with this schema."""
+    return gemini.tool_definition(Tool("f", parameters=schema))
+
+
+def read_back(definition: dict[str, Any]) -> Tool:
+    [tool] = gemini.read_tools([{"functionDeclarations": [json.loads(json.dumps(definition))]}])
+    return tool
+
+
+EVERY_FIELD = {
+    "type": "object",
+    "title": "Query",
+    "description": "A search",
+    "nullable": False,
+    "properties": {
+        "text": {"type": "string", "format": "enum", "enum": ["a", "b"], "minLength": 1, "maxLength": 9},
+        "pattern_name": {"type": "string", "pattern": "^[a-z]+$", "example": "abc", "default": "a"},
+        "tags": {"type": "array", "items": {"type": "string"}, "minItems": 0, "maxItems": 3},
+        "limit": {"type": "integer", "minimum": 1, "maximum": 50.5},
+        "where": {"anyOf": [{"type": "string"}, {"type": "object", "minProperties": 1, "maxProperties": 2}]},
+        "flag": {"type": "boolean", "default": {"nested": None}},
+        "ratio": {"type": "number"},
+    },
+    "required": ["text"],
+    "propertyOrdering": ["text", "tags"],
+}
+
+
+def test_a_schema_of_gemini_schema_fields_only_goes_as_parameters() -> None:
+    """Every field of Gemini's Schema, nested: sent as parameters, unchanged; google-genai's Schema takes it."""
+    definition = declaration(EVERY_FIELD)
+    assert definition == {"name": "f", "parameters": EVERY_FIELD}
+    schema = types.Schema.model_validate(definition["parameters"])  # extra="forbid": a stray keyword fails
+    assert schema.properties is not None
+    assert schema.properties["where"].any_of is not None
+
+
+OUTSIDE = [
+    {"additionalProperties": False},
+    {"$defs": {"A": {"type": "string"}}, "properties": {"a": {"$ref": "#/$defs/A"}}},
+    {"properties": {"a": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}},
+    {"properties": {"a": {"allOf": [{"type": "string"}]}}},
+    {"properties": {"a": {"not": {"type": "string"}}}},
+    {"properties": {"a": {"const": "x"}}},
+    {"properties": {"a": {"if": {"type": "string"}, "then": {"minLength": 1}}}},
+    {"patternProperties": {"^x": {"type": "string"}}},
+    {"properties": {"a": {"type": "array", "prefixItems": [{"type": "string"}]}}},
+    {
+        "properties": {
+            "a": {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "x"}}}
+        }
+    },
+    {"properties": {"a": {"anyOf": [{"type": "string", "exclusiveMinimum": 1}]}}},
+    {"$schema": "https://json-schema.org/draft/2020-12/schema"},
+    {"properties": {"a": {"type": "array", "uniqueItems": True}}},
+    {"properties": {"a": {"examples": ["x"]}}},
+    {"properties": {"a": {"ref": "#/defs/A"}}, "defs": {"A": {"type": "string"}}},
+    # values Gemini's Schema fields cannot hold
+    {"properties": {"a": {"type": ["string", "null"]}}},
+    {"properties": {"a": {"type": "null"}}},
+    {"properties": {"a": {"type": "STRING"}}},
+    {"properties": {"a": True}},
+    {"properties": {"a": {"type": "array", "items": False}}},
+    {"properties": {"a": {"type": "integer", "enum": [1, 2]}}},
+    {"properties": {"a": {"type": "array", "maxItems": 2.0}}},
+    {"properties": {"a": {"type": "string", "default": None}}},
+    {"properties": {"a": {"type": "string", "nullable": "yes"}}},
+    {"properties": {"a": {"anyOf": {"type": "string"}}}},
+    {"properties": [{"type": "string"}]},
+    {"required": "a"},
+]
+
+
+@pytest.mark.parametrize("outside", OUTSIDE)
+def test_a_schema_outside_gemini_schema_goes_as_parameters_json_schema(outside: dict[str, Any]) -> None:
+    """A keyword Gemini's Schema lacks, or a value its field cannot hold, at any depth: parametersJsonSchema, unchanged."""
+    schema = {"type": "object", **outside}
+    assert declaration(schema) == {"name": "f", "parametersJsonSchema": schema}
+    body = gemini.to_request([ChatMessage.user("x")], tools=[Tool("f", parameters=schema)])
+    assert body["tools"] == [{"functionDeclarations": [{"name": "f", "parametersJsonSchema": schema}]}]
+    assert read_back(declaration(schema)) == Tool("f", parameters=schema)
+
+
+def test_the_rule_names_only_fields_of_google_genais_schema() -> None:
+    """Each field the rule sends as parameters is one google-genai's types.Schema has (by its camelCase alias)."""
+    aliases = {field.alias for field in types.Schema.model_fields.values()}
+    assert set(rules.SCHEMA_FIELDS) <= aliases
+    # The three it leaves out are Vertex AI's (the SDK refuses additionalProperties for the Gemini API).
+    assert aliases - set(rules.SCHEMA_FIELDS) == {"additionalProperties", "ref", "defs"}
+
+
+# -- the round trip ----------------------------------------------------------------------------
+
+NAMES = st.sampled_from(["city", "city_name", "anyOf", "max_items", "type", "a b", "\u00e9"])
+TEXT = s.unicode_text(max_size=6)
+VALUES: dict[str, st.SearchStrategy[Any]] = {
+    "type": st.sampled_from(["string", "number", "integer", "boolean", "array", "object", "null", "STRING"])
+    | st.just(["string", "null"]),
+    "format": TEXT,
+    "title": TEXT,
+    "description": TEXT,
+    "pattern": TEXT,
+    "nullable": st.booleans(),
+    "enum": st.lists(TEXT, max_size=2) | st.lists(st.integers(), min_size=1, max_size=2),
+    "maxItems": st.integers(0, 5) | st.just(2.0),
+    "minLength": st.integers(0, 5),
+    "minimum": st.integers() | st.floats(allow_nan=False, allow_infinity=False),
+    "required": st.lists(NAMES, max_size=2),
+    "propertyOrdering": st.lists(NAMES, max_size=2),
+    "default": s.json_values(deep=False, max_leaves=3),
+    "example": s.json_values(deep=False, max_leaves=3),
+    "const": s.json_values(deep=False, max_leaves=2),
+    "$ref": st.just("#/$defs/A"),
+    "uniqueItems": st.booleans(),
+    "exclusiveMaximum": st.integers(),
+}
+NESTING = ["properties", "items", "anyOf", "oneOf", "additionalProperties", "not", "$defs"]
+
+
+@st.composite
+def json_schemas(draw: st.DrawFn, depth: int = 2) -> Any:
+    """JSON Schemas mixing Gemini's fields with others, values it holds with ones it does not."""
+    if draw(st.integers(0, 9)) == 0:
+        return draw(st.booleans())
+    keys = draw(st.lists(st.sampled_from(sorted(VALUES)), unique=True, max_size=3))
+    schema = {key: draw(VALUES[key]) for key in keys}
+    if depth:
+        sub = json_schemas(depth=depth - 1)
+        for key in draw(st.lists(st.sampled_from(NESTING), unique=True, max_size=2)):
+            if key in ("properties", "$defs"):
+                schema[key] = draw(st.dictionaries(NAMES, sub, max_size=2))
+            elif key in ("anyOf", "oneOf"):
+                schema[key] = draw(st.lists(sub, max_size=2))
+            else:
+                schema[key] = draw(sub)
+    return schema
+
+
+@st.composite
+def tools(draw: st.DrawFn) -> Tool:
+    schema = draw(json_schemas())
+    parameters = {**schema, "type": "object"} if isinstance(schema, dict) else {"type": "object"}
+    return Tool("f", draw(TEXT), parameters)
+
+
+@given(tools())
+@settings(max_examples=150)
+def test_tool_definitions_read_back_whichever_key_they_use(tool: Tool) -> None:
+    """read_tools(tool_definition(t)) == t, through JSON; what goes as parameters google-genai's Schema takes."""
+    definition = gemini.tool_definition(tool)
+    assert read_back(definition) == tool
+    if "parameters" in definition:
+        schema = types.Schema.model_validate(definition["parameters"])
+        assert schema.additional_properties is None
+        assert schema.defs is None
+        assert schema.ref is None
+
+
+# -- reading Gemini's Schema -------------------------------------------------------------------
+
+
+def test_reading_parameters_keeps_property_names_and_data_as_they_are() -> None:
+    """Only field names are respelled: property names, required, enum values and defaults keep theirs."""
+    schema = {
+        "type": "OBJECT",
+        "properties": {"max_items": {"type": "STRING", "enum": ["OBJECT"], "default": {"a_b": None}}},
+        "required": ["max_items"],
+        "property_ordering": ["max_items"],
+    }
+    assert read_back({"name": "f", "parameters": schema}).parameters == {
+        "type": "object",
+        "properties": {"max_items": {"type": "string", "enum": ["OBJECT"], "default": {"a_b": None}}},
+        "required": ["max_items"],
+        "propertyOrdering": ["max_items"],
+    }
+
+
+def test_reading_parameters_json_schema_changes_nothing() -> None:
+    """parametersJsonSchema is JSON Schema already: snake_case keys, capitals and nulls in it stay."""
+    schema = {"type": "object", "properties": {"a": {"type": "STRING", "max_items": None}}}
+    assert read_back({"name": "f", "parametersJsonSchema": schema}).parameters == schema
+
+
+@pytest.mark.parametrize(
+    ("schema", "path"),
+    [
+        (
+            {"type": "object", "items": {"type": "x", "min_items": 1, "minItems": 1}},
+            "parameters.items.minItems",
+        ),
+        (
+            {"type": "object", "anyOf": [{}, {"type": "string", "max_length": 1, "maxLength": 1}]},
+            "parameters.anyOf[1].maxLength",
+        ),
+        (
+            {"type": "object", "properties": {"a b": {"min_length": 1, "minLength": 1}}},
+            'parameters.properties["a b"].minLength',
+        ),
+    ],
+)
+def test_a_schema_field_named_twice_is_refused_where_it_is(schema: dict[str, Any], path: str) -> None:
+    """Deep in parameters (items, anyOf, a property): InvalidTool at the second spelling."""
+    with pytest.raises(InvalidTool) as caught:
+        read_back({"name": "f", "parameters": schema})
+    assert str(caught.value).startswith(f"tools[0].functionDeclarations[0].{path}: names the field")
+
+
+def test_parameters_that_are_not_a_schema_are_refused_as_before() -> None:
+    """A parameters value that is no object is the Tool's to refuse, at the native path."""
+    with pytest.raises(InvalidTool) as caught:
+        read_back({"name": "f", "parameters": ["type", "object"]})
+    assert caught.value.path == "tools[0].functionDeclarations[0].parameters"
+
+
+def test_parameters_nested_past_any_depth_raise_only_invalid_tool() -> None:
+    """A schema nested past the interpreter's stack: InvalidTool, never RecursionError."""
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(5000):
+        schema = {"items": schema}
+    with pytest.raises(InvalidTool):
+        gemini.read_tools(
+            [{"functionDeclarations": [{"name": "f", "parameters": {"type": "object", **schema}}]}]
+        )
