@@ -314,6 +314,7 @@ def exactly(text: str) -> dict[str, Any] | Inexact:
         '{"url": "https://example.com:443/a", "at": "12:00"}',
         '{"a": {"b": "x:y", "c": [{"d": 1}, {"d": 2}]}, "e": [[{"f": null}]]}',
         '{"a:b": 1, "a": 2}',
+        '{"a:b": [true, false, null, 1.5, {"c": "d"}], "a": 2}',
         '{"a": "\\u003a", "b": "\\\\u003a", "c": 1}',
         '{"a": 1, "A": 2, "\\u00e9": 3, "é ": 4}',
         ' \n{"a" : 1 ,"b":2}\t',
@@ -343,6 +344,7 @@ def test_decoding_exactly_gives_fresh_dicts() -> None:
         ('{"x": {"a": 1, "a": 2}}', "arguments.x", "repeated key 'a'"),
         ('{"x": [{"b": 1}, {"a": "12:00", "a": 1}]}', "arguments.x[1]", "repeated key 'a'"),
         ('{"a b": {"c": 1, "d": 2, "c": 3}}', 'arguments["a b"]', "repeated key 'c'"),
+        ('{"x": [true, false, null, "t"], "y": {"n": null, "n": true}}', "arguments.y", "repeated key 'n'"),
         ('{"a": 1, "\\u0061": 2}', "arguments", "repeated key 'a'"),
         (' { "k:1" : 1 , "k:1" : 2 } ', "arguments", "repeated key 'k:1'"),
         ('{"a": "x", "b": {"u": "\\u003a"}, "a": 1}', "arguments", "repeated key 'a'"),
@@ -491,3 +493,22 @@ def test_every_spelling_of_a_float_is_exact(number: float, zeros: int, upper: bo
         mantissa += ".0"
     text = mantissa + "0" * zeros + ("E" if upper else "e") + (exponent or "0")
     assert exactly(f'{{"x": {text}}}') == {"x": number}
+
+
+_FLOAT_TOKENS = st.one_of(
+    st.builds("{}.{}e{}".format, st.integers(-(10**8), 10**8), st.integers(0, 10**8), st.integers(-330, 300)),
+    st.builds("{}.{}".format, st.integers(-(10**9), 10**9), st.integers(0, 10**12)),
+)
+
+
+@settings(max_examples=300)
+@given(_FLOAT_TOKENS)
+def test_a_float_is_inexact_exactly_when_its_decimal_differs_from_its_repr(token: str) -> None:
+    """Short tokens, subnormal ones included (the quick check trusts 15 digits only for normal
+    doubles): Inexact exactly when the decimal the token spells is not the repr's."""
+    value = float(token)
+    changed = Decimal(token) != Decimal(repr(value))
+    result = exactly(f'{{"x": {token}}}')
+    assert isinstance(result, Inexact) == changed
+    if changed:
+        assert result == Inexact("arguments.x", f"the number {token} would be sent as {value!r}")
