@@ -806,6 +806,59 @@ def test_convert_keep_invalid_arguments(tmp_path: Path, capsys: pytest.CaptureFi
         assert (status, json.loads(out)) == (0, openai.to_request(broken))
 
 
+def test_check_and_convert_refuse_arguments_an_object_would_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A repeated key is inexact_arguments for check --target anthropic and skips the line in
+    convert --to gemini, both naming the flag; with it, convert sends the text exactly, wrapped."""
+    raw = '{"city": "Paris", "city": "Rome"}'
+    messages = [
+        ChatMessage.user("Weather?"),
+        ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_weather", raw)]),
+        ChatMessage.tool_result("call_1", "18"),
+    ]
+    path = write(tmp_path / "data.jsonl", line(messages))
+    assert call(capsys, "check", path)[:2] == (0, "")
+    status, out, _ = call(capsys, "check", "--target", "anthropic", path)
+    assert status == 1
+    assert out.splitlines() == [
+        f"{path}:1: messages[1].tool_calls[0].function.arguments: inexact_arguments: repeated key 'city': "
+        "anthropic carries arguments as an object, which holds one value per key and numbers as doubles, "
+        "so this text cannot be sent as it is (convert --keep-invalid-arguments sends it exactly, wrapped)"
+    ]
+    status, out, err = call(capsys, "convert", "--to", "gemini", path)
+    assert (status, out) == (1, "")
+    assert err.startswith(
+        f"{path}:1: messages[1].tool_calls[0].arguments: repeated key 'city': gemini carries arguments as an "
+        "object, which holds one value per key and numbers as doubles (--keep-invalid-arguments sends the text "
+        "exactly, wrapped as {'_toolturns_raw_arguments': text}), got "
+    )
+    status, out, _ = call(capsys, "convert", "--to", "gemini", "--keep-invalid-arguments", path)
+    assert status == 0
+    assert json.loads(out) == gemini.to_request(messages, keep_invalid_arguments=True)
+    assert gemini.from_request(json.loads(out))[1] == messages[1]
+    assert (gemini.from_request(json.loads(out))[1].tool_calls or ())[0].arguments_json == raw
+
+
+def test_convert_refuses_a_number_an_object_would_change(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """1e-400 is not sent to Gemini as 0.0: the line is skipped, naming the number."""
+    messages = [
+        ChatMessage.user("Where?"),
+        ChatMessage.assistant_tool_calls([ToolCall("call_1", "locate", '{"lat": 1e-400}')]),
+    ]
+    path = write(tmp_path / "data.jsonl", line(messages))
+    status, out, err = call(capsys, "convert", "--to", "gemini", path)
+    assert (status, out) == (1, "")
+    assert err.startswith(
+        f"{path}:1: messages[1].tool_calls[0].arguments.lat: the number 1e-400 would be sent as 0.0: "
+    )
+    status, out, _ = call(capsys, "check", "--target", "gemini", "--format", "json", path)
+    assert status == 1
+    assert [json.loads(row)["code"] for row in out.splitlines()] == ["inexact_arguments"]
+
+
 @pytest.mark.parametrize("source", list(PROVIDERS))
 @pytest.mark.parametrize("target", list(PROVIDERS))
 def test_convert_from_each_provider(

@@ -43,6 +43,7 @@ CODES = {
     "too_many_tools",
     "invalid_call_id",
     "invalid_arguments",
+    "inexact_arguments",
     "empty_text",
     "trailing_whitespace",
     "result_count_mismatch",

@@ -352,6 +352,27 @@ CASES = [
         {"target": "ollama"},
     ),
     case(
+        "inexact_arguments",
+        [ASK, call(arguments='{"city": "Paris", "city": "Rome"}'), R1],
+        [ASK, call(arguments='{"city": "Paris", "town": "Rome"}'), R1],
+        [(1, "messages[1].tool_calls[0].function.arguments", "inexact_arguments")],
+        {"target": "anthropic"},
+    ),
+    case(
+        "inexact_arguments",
+        [ASK, call(arguments='{"where": {"lat": 1e-400}}'), R1],
+        [ASK, call(arguments='{"where": {"lat": 1e-300}}'), R1],
+        [(1, "messages[1].tool_calls[0].function.arguments.where.lat", "inexact_arguments")],
+        {"target": "gemini"},
+    ),
+    case(
+        "inexact_arguments",
+        [ASK, call(arguments='{"x": [0.10000000000000000001]}'), R1],
+        [ASK, call(arguments='{"x": [0.10000000000000000000]}'), R1],
+        [(1, "messages[1].tool_calls[0].function.arguments.x[0]", "inexact_arguments")],
+        {"target": "ollama"},
+    ),
+    case(
         "empty_text",
         [ChatMessage.user(""), ANSWER],
         [ChatMessage.user("?"), ANSWER],
@@ -805,6 +826,8 @@ def test_no_conversation_is_not_reported_beside_an_unreadable_message() -> None:
         ([ASK, call("call.1"), result("call.1")], "openai"),
         ([ASK, call("call.1"), result("call.1")], "gemini"),
         ([ASK, call(arguments="[1]"), R1], "openai"),
+        ([ASK, call(arguments='{"a": 1, "a": 1e-400}'), R1], "openai"),
+        ([ASK, call(arguments='{"a": 1, "a": 1e-400}'), R1], None),
         ([ASK, call(name="get.weather"), R1], "gemini"),
         ([ASK, call(name="get weather"), R1], "ollama"),
         ([ASK, call(name="1weather"), R1], "openai"),
@@ -822,6 +845,7 @@ def test_a_target_rule_applies_to_its_targets_only(messages: list[Any], target: 
         "id_too_long",
         "invalid_call_id",
         "invalid_arguments",
+        "inexact_arguments",
         "invalid_tool_name",
         "empty_text",
         "trailing_whitespace",
@@ -866,6 +890,47 @@ def test_tool_definition_names_are_checked_against_the_target() -> None:
     ]
     assert check_transcript(messages, tools=tools, target="openai") == []
     assert check_transcript(messages, tools=tools) == []
+
+
+@pytest.mark.parametrize("target", ["anthropic", "gemini", "ollama"])
+@pytest.mark.parametrize(
+    ("text", "where", "what"),
+    [
+        ('{"a": 1, "a": 2}', "", "repeated key 'a'"),
+        ('{"x": {"a": 1, "\\u0061": 2}}', ".x", "repeated key 'a'"),
+        ('{"x": 1e-400}', ".x", "the number 1e-400 would be sent as 0.0"),
+        (
+            '{"x": 12345678901234567890.5}',
+            ".x",
+            "the number 12345678901234567890.5 would be sent as 1.2345678901234567e+19",
+        ),
+    ],
+)
+def test_inexact_arguments_say_what_an_object_would_change(
+    target: str, text: str, where: str, what: str
+) -> None:
+    """Each object wire reports the key or number, where it is, and how to send the text exactly;
+    a dict message reads the same; the codec refuses what the check reports."""
+    messages: list[Any] = [ASK, call(arguments=text), R1]
+    path = f"messages[1].tool_calls[0].function.arguments{where}"
+    problems = check_transcript(messages, target=target)
+    assert [str(problem) for problem in problems] == [
+        f"{path}: inexact_arguments: {what}: {target} carries arguments as an object, which holds one value "
+        "per key and numbers as doubles, so this text cannot be sent as it is "
+        "(keep_invalid_arguments=True sends it exactly, wrapped)"
+    ]
+    assert check_transcript([m.to_wire() for m in messages], target=target) == problems
+    assert check_transcript(messages) == []
+    assert check_transcript(messages, target="openai") == []
+    with pytest.raises(MessageError):
+        CODECS[target].to_request(messages)
+
+
+def test_a_huge_integer_is_exact_for_every_target() -> None:
+    """Integers of any size travel as they are: no inexact_arguments."""
+    messages = [ASK, call(arguments='{"id": 123456789012345678901234567890}'), R1]
+    for target in CODECS:
+        assert check_transcript(messages, target=target) == []
 
 
 def test_empty_argument_spellings_are_an_object_for_object_wires() -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ._arguments import Inexact, decode_arguments_exactly
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import refuse_changes
 from ._message import LEGACY_CALL, LEGACY_RESULT, SYSTEM_ROLES, ChatMessage, Role
@@ -508,9 +509,10 @@ class _Check:
             self.add(_message_index(path), path, code, unsupported_reason(what, self.target) + _DROP_HINT)
 
     def object_arguments(self, index: int, position: int, call: ToolCall) -> None:
-        """A wire that carries arguments as an object cannot send text that is not one."""
+        """A wire that carries arguments as an object cannot send text that is not one, nor
+        text the object would not say exactly (a repeated key, a number a double changes)."""
         try:
-            call.arguments  # noqa: B018 - decoding is the check
+            arguments = decode_arguments_exactly(call.arguments_json, call_id=call.id, name=call.name)
         except InvalidArguments as error:
             self.add(
                 index,
@@ -518,6 +520,17 @@ class _Check:
                 "invalid_arguments",
                 f"{error.reason}; {self.target} carries arguments as an object, so this text "
                 "cannot be sent (keep_invalid_arguments=True sends it wrapped)",
+            )
+            return
+        if isinstance(arguments, Inexact):
+            from .providers._rule import INEXACT_ARGUMENTS, OBJECT_ARGUMENTS  # loaded: the target is
+
+            self.add(
+                index,
+                f"messages[{index}].tool_calls[{position}].function.{arguments.path}",
+                INEXACT_ARGUMENTS.code,
+                f"{arguments.rule}: {self.target} {OBJECT_ARGUMENTS}, so this text cannot be sent as it is "
+                "(keep_invalid_arguments=True sends it exactly, wrapped)",
             )
 
     def check_name(self, index: int | None, path: str, name: str) -> None:

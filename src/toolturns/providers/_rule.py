@@ -17,7 +17,15 @@ if TYPE_CHECKING:
     from .._message import ChatMessage
     from .._tool_call import ToolCall
 
-__all__ = ["Carries", "Findings", "Rule", "Rules", "require_conversation"]
+__all__ = [
+    "INEXACT_ARGUMENTS",
+    "OBJECT_ARGUMENTS",
+    "Carries",
+    "Findings",
+    "Rule",
+    "Rules",
+    "require_conversation",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +66,28 @@ class Carries:
     extra: bool
     strict: bool
     unsupported: Rule
+
+
+#: Every wire whose ``Provider.arguments`` is ``"object"`` (Anthropic's
+#: ``input``, Gemini's ``args``, Ollama's ``function.arguments``) sends a call's
+#: argument text as the object it decodes to, which holds one value per key
+#: and each number as a double: a repeated key, or a number the object would
+#: write back as another (``1e-400`` as ``0.0``), would change what the model
+#: said. No provider refuses that object; the change would be silent, so the
+#: rule quotes the standard that says why (RFC 8259, sections 4 and 6). The
+#: codecs refuse such text (``_shared.arguments_for_object_wire``) and
+#: ``check_transcript`` reports it; ``_arguments.decode_arguments_exactly`` finds it.
+INEXACT_ARGUMENTS = Rule(
+    "inexact_arguments",
+    "When the names within an object are not unique, the behavior of software that receives such an "
+    "object is unpredictable. Many implementations report the last name/value pair only. [...] A JSON "
+    "number such as 1E400 or 3.141592653589793238462643383279 may indicate potential interoperability "
+    "problems, since it suggests that the software that created it expects receiving software to have "
+    "greater capabilities for numeric magnitude and precision than is widely available.",
+    "https://www.rfc-editor.org/rfc/rfc8259#section-4",
+)
+#: How the codecs and check_transcript say why such text cannot go: "gemini " + this.
+OBJECT_ARGUMENTS = "carries arguments as an object, which holds one value per key and numbers as doubles"
 
 
 class Findings(Protocol):

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from .._arguments import encode_arguments
+from .._arguments import Inexact, decode_arguments_exactly, encode_arguments
 from .._errors import (
     InvalidArguments,
     InvalidMessage,
@@ -28,7 +28,7 @@ from .._message import ChatMessage
 from .._sdk import dumped
 from .._tool import Tool
 from .._tool_call import ToolCall
-from ._rule import Carries
+from ._rule import OBJECT_ARGUMENTS, Carries
 
 __all__ = [
     "RAW_ARGUMENTS_KEY",
@@ -213,18 +213,22 @@ def arguments_for_object_wire(call: ToolCall, *, provider: str, keep_invalid: bo
     """A call's arguments for a wire that carries them as an object.
 
     Text that is not a JSON object cannot be sent as one, and must never
-    silently become ``{}``: it raises, or with ``keep_invalid`` travels
-    wrapped as ``{RAW_ARGUMENTS_KEY: text}`` and reads back as the same text.
+    silently become ``{}``; text the object would not say exactly (a repeated
+    key, a number a double changes: ``_arguments.decode_arguments_exactly``)
+    must never silently become another. Either raises, or with
+    ``keep_invalid`` travels wrapped as ``{RAW_ARGUMENTS_KEY: text}`` and
+    reads back as the same text.
 
     A genuine object of exactly the wrapper's shape (``{RAW_ARGUMENTS_KEY:
     "x"}``) would read back as the text ``x``: it always travels wrapped
     itself, as its own JSON text, and so reads back as the same object.
     """
+    text = call.arguments_json
     try:
-        arguments = call.arguments
+        arguments = decode_arguments_exactly(text, call_id=call.id, name=call.name)
     except InvalidArguments as error:
         if keep_invalid:
-            return {RAW_ARGUMENTS_KEY: call.arguments_json}
+            return {RAW_ARGUMENTS_KEY: text}
         raise InvalidArguments(
             error.path,
             f"{error.rule}, to be sent as {provider}'s arguments object "
@@ -234,8 +238,20 @@ def arguments_for_object_wire(call: ToolCall, *, provider: str, keep_invalid: bo
             name=error.name,
             raw=error.raw,
         ) from None
+    if isinstance(arguments, Inexact):
+        if keep_invalid:
+            return {RAW_ARGUMENTS_KEY: text}
+        raise InvalidArguments(
+            arguments.path,
+            f"{arguments.rule}: {provider} {OBJECT_ARGUMENTS} (keep_invalid_arguments=True sends the text "
+            f"exactly, wrapped as {{{RAW_ARGUMENTS_KEY!r}: text}})",
+            describe(text),
+            call_id=call.id,
+            name=call.name,
+            raw=text,
+        )
     if arguments_from_object_wire(arguments) is not arguments:  # the wrapper's shape
-        return {RAW_ARGUMENTS_KEY: call.arguments_json}
+        return {RAW_ARGUMENTS_KEY: text}
     return arguments
 
 

@@ -436,6 +436,56 @@ def test_keep_invalid_arguments_wraps_and_restores_raw_text(raw: str) -> None:
     assert (read.tool_calls or ())[0].arguments_json == raw
 
 
+# Argument text an object would not carry as it is: (text, where, what).
+INEXACT = [
+    ('{"a": 1, "a": 2}', "arguments", "repeated key 'a'"),
+    ('{"x": {"a": 1, "a": 2}}', "arguments.x", "repeated key 'a'"),
+    ('{"x": 1e-400}', "arguments.x", "the number 1e-400 would be sent as 0.0"),
+    ('{"x": [12345678901234567890.5]}', "arguments.x[0]", "would be sent as 1.2345678901234567e+19"),
+    (
+        '{"x": 0.10000000000000000001}',
+        "arguments.x",
+        "the number 0.10000000000000000001 would be sent as 0.1",
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "where", "what"), INEXACT)
+def test_arguments_an_object_would_change_are_refused_or_sent_wrapped(
+    raw: str, where: str, what: str
+) -> None:
+    """A repeated key or a number a double changes is refused, located; keep_invalid_arguments=True
+    sends the text wrapped, and it reads back exactly."""
+    messages = [
+        ChatMessage.user("hi"),
+        ChatMessage.assistant_tool_calls([ToolCall("toolu_1", "f", raw)]),
+        ChatMessage.tool_result("toolu_1", "ok"),
+    ]
+    error = error_of(anthropic.to_request, messages)
+    assert isinstance(error, InvalidArguments)
+    path = f"messages[1].tool_calls[0].{where}"
+    assert (error.path, error.call_id, error.name, error.raw) == (path, "toolu_1", "f", raw)
+    assert str(error).startswith(f"{path}: ")
+    assert what in str(error)
+    assert "anthropic carries arguments as an object" in str(error)
+    assert "keep_invalid_arguments=True" in str(error)
+    body = anthropic.to_request(messages, keep_invalid_arguments=True)
+    assert body["messages"][1]["content"][0]["input"] == {"_toolturns_raw_arguments": raw}
+    read = anthropic.from_request(json.loads(json.dumps(body)))
+    assert read == messages
+    assert (read[1].tool_calls or ())[0].arguments_json == raw
+
+
+def test_numbers_an_object_carries_exactly_are_sent_as_they_are() -> None:
+    """Any integer, and floats spelled with trailing zeros or E, go as the numbers they are."""
+    raw = '{"n": 123456789012345678901234567890, "x": 1.50, "y": 1E2, "z": -0.0}'
+    turn = ChatMessage.assistant_tool_calls([ToolCall("toolu_1", "f", raw)])
+    body = anthropic.to_request([ChatMessage.user("hi"), turn])
+    sent = body["messages"][1]["content"][0]["input"]
+    assert sent == {"n": 123456789012345678901234567890, "x": 1.5, "y": 100.0, "z": -0.0}
+    assert json.dumps(sent) == '{"n": 123456789012345678901234567890, "x": 1.5, "y": 100.0, "z": -0.0}'
+
+
 # -- to_request: tool results ----------------------------------------------------------------
 
 

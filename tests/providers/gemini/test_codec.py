@@ -413,6 +413,36 @@ def test_keep_invalid_arguments_wraps_and_reads_back_the_raw_text(raw: str) -> N
     assert gemini.from_request(body) == messages
 
 
+@pytest.mark.parametrize(
+    ("raw", "where", "what"),
+    [
+        ('{"a": 1, "a": 2}', "arguments", "repeated key 'a'"),
+        ('{"x": [{"a": 1, "a": 2}]}', "arguments.x[0]", "repeated key 'a'"),
+        ('{"x": 1e-400}', "arguments.x", "the number 1e-400 would be sent as 0.0"),
+        ('{"x": 12345678901234567890.5}', "arguments.x", "would be sent as 1.2345678901234567e+19"),
+        ('{"x": {"y": 0.10000000000000000001}}', "arguments.x.y", "would be sent as 0.1"),
+    ],
+)
+def test_arguments_an_object_would_change_are_refused_or_sent_wrapped(
+    raw: str, where: str, what: str
+) -> None:
+    """A repeated key or a number a double changes is refused, located; keep_invalid_arguments=True
+    sends the text wrapped, and it reads back exactly."""
+    messages = [LOOP[1], ChatMessage.assistant_tool_calls([ToolCall("call_7", "f", raw)])]
+    with pytest.raises(InvalidArguments) as caught:
+        gemini.to_request(messages)
+    error = caught.value
+    path = f"messages[1].tool_calls[0].{where}"
+    assert (error.path, error.call_id, error.name, error.raw) == (path, "call_7", "f", raw)
+    assert what in str(error)
+    assert "gemini carries arguments as an object" in str(error)
+    body = gemini.to_request(messages, keep_invalid_arguments=True)
+    assert body["contents"][1]["parts"][0]["functionCall"]["args"] == {RAW_ARGUMENTS_KEY: raw}
+    read = gemini.from_request(json.loads(json.dumps(body)))
+    assert read == messages
+    assert (read[1].tool_calls or ())[0].arguments_json == raw
+
+
 # -- ids ------------------------------------------------------------------------------------
 
 

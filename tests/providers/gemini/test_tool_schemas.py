@@ -239,3 +239,10 @@ def test_parameters_nested_past_any_depth_raise_only_invalid_tool() -> None:
         gemini.read_tools(
             [{"functionDeclarations": [{"name": "f", "parameters": {"type": "object", **schema}}]}]
         )
+
+
+def test_a_schema_field_not_holding_its_kind_is_read_as_given() -> None:
+    """``properties`` or ``items`` that are not schemas are not walked: the Tool takes them as written."""
+    schema = {"type": "OBJECT", "properties": ["city"], "items": 5}
+    tool = read_back({"name": "f", "parameters": schema})
+    assert tool.parameters == {"type": "object", "properties": ["city"], "items": 5}

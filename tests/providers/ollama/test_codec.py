@@ -245,6 +245,36 @@ def test_keep_invalid_arguments_wraps_the_raw_text_and_reads_it_back() -> None:
     assert back == messages
 
 
+@pytest.mark.parametrize(
+    ("raw", "where", "what"),
+    [
+        ('{"city": "Paris", "city": "Rome"}', "arguments", "repeated key 'city'"),
+        ('{"x": {"a": 1, "\\u0061": 2}}', "arguments.x", "repeated key 'a'"),
+        ('{"x": 1e-400}', "arguments.x", "the number 1e-400 would be sent as 0.0"),
+        ('{"x": 12345678901234567890.5}', "arguments.x", "would be sent as 1.2345678901234567e+19"),
+        ('{"x": 0.10000000000000000001}', "arguments.x", "would be sent as 0.1"),
+    ],
+)
+def test_arguments_an_object_would_change_are_refused_or_sent_wrapped(
+    raw: str, where: str, what: str
+) -> None:
+    """A repeated key or a number a double changes is refused, located; keep_invalid_arguments=True
+    sends the text wrapped, and it reads back exactly."""
+    messages = loop(call("c1", arguments=raw))
+    with pytest.raises(InvalidArguments) as caught:
+        ollama.to_request(messages)
+    error = caught.value
+    path = f"messages[1].tool_calls[0].{where}"
+    assert (error.path, error.call_id, error.name, error.raw) == (path, "c1", "get_weather", raw)
+    assert what in str(error)
+    assert "Ollama carries arguments as an object" in str(error)
+    body = ollama.to_request(messages, keep_invalid_arguments=True)
+    assert body["messages"][1]["tool_calls"][0]["function"]["arguments"] == {RAW_ARGUMENTS_KEY: raw}
+    back = ollama.from_request(json.loads(json.dumps(body)))
+    assert back == messages
+    assert (back[1].tool_calls or ())[0].arguments_json == raw
+
+
 def test_generated_ids_are_never_sent() -> None:
     """A call whose id toolturns made up for Ollama is sent without id, and its result without tool_call_id."""
     generated = call("call_made_up", provider_data=GENERATED)
