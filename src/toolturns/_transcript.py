@@ -505,7 +505,7 @@ class _Check:
         assert self.target is not None
         assert self.rules is not None
         code = self.rules.CARRIES.unsupported.code
-        for path, what in messages_unsupported(readable, self.target):
+        for path, what in messages_unsupported(readable, self.rules.CARRIES, self.target):
             self.add(_message_index(path), path, code, unsupported_reason(what, self.target) + _DROP_HINT)
 
     def object_arguments(self, index: int, position: int, call: ToolCall) -> None:

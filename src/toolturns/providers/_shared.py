@@ -23,6 +23,7 @@ from .._errors import (
     join_path,
     renamed,
 )
+from .._extra import EMPTY
 from .._json import join_key
 from .._message import ChatMessage
 from .._sdk import dumped
@@ -123,7 +124,7 @@ def unsupported(
     provider's kept content (Ollama's ``images``) goes to no other wire until
     toolturns models content parts.
     """
-    found = messages_unsupported(enumerate(messages), provider)
+    found = messages_unsupported(enumerate(messages), _carries(provider), provider)
     for number, tool in enumerate(tools):
         found.extend(
             (join_key(f"tools[{number}]", key), what) for key, what in tool_unsupported(tool, provider)
@@ -131,35 +132,40 @@ def unsupported(
     return found
 
 
-def messages_unsupported(messages: Iterable[tuple[int, ChatMessage]], provider: str) -> list[tuple[str, str]]:
-    """``unsupported`` of (index, message) pairs: the messages of a transcript that read."""
-    carries = _carries(provider)
+def messages_unsupported(
+    messages: Iterable[tuple[int, ChatMessage]], carries: Carries, provider: str
+) -> list[tuple[str, str]]:
+    """``unsupported`` of (index, message) pairs (the messages of a transcript that read),
+    given ``provider``'s ``rules.CARRIES``."""
     found: list[tuple[str, str]] = []
     names: dict[str, str] = {}  # call id -> the function it names, for the results' names
+    # Identity tests against EMPTY, not len(): this runs for every message of
+    # every request and of every transcript checked with a target.
     for index, message in messages:
-        # Attribute tests first: on OpenAI, which carries all but kept images,
-        # this runs for every message of every request.
         if message.tool_calls and not (carries.name and carries.extra):
-            _calls_unsupported(message.tool_calls, f"messages[{index}]", carries, names, found)
+            _calls_unsupported(message.tool_calls, index, carries, names, found)
         if (
             message.name is not None
             and not carries.name
             and names.get(message.tool_call_id or "") != message.name
         ):
             found.append((f"messages[{index}].name", f"the name {message.name!r}"))
-        if message.extra and not carries.extra:
+        if message.extra is not EMPTY and not carries.extra:
             found.extend((join_key(f"messages[{index}]", key), f"the key {key!r}") for key in message.extra)
-        if message.provider_data and provider != "ollama" and _kept_images(message):
+        if message.provider_data is not EMPTY and provider != "ollama" and _kept_images(message):
             found.append((f"messages[{index}].images", "Ollama's images"))
     return found
 
 
-def refuse_unsupported(messages: Sequence[ChatMessage], provider: str, *, drop: bool) -> None:
-    """Raise at the first thing of the messages ``provider`` cannot carry, unless the caller
-    asked to ``drop`` them (``check_tool`` refuses a tool's)."""
+def refuse_unsupported(
+    messages: Sequence[ChatMessage], carries: Carries, provider: str, *, drop: bool
+) -> None:
+    """Raise at the first thing of the messages ``provider`` (whose ``rules.CARRIES`` is
+    ``carries``) cannot carry, unless the caller asked to ``drop`` them (``check_tool``
+    refuses a tool's)."""
     if drop:
         return
-    for path, what in unsupported(messages, (), provider):
+    for path, what in messages_unsupported(enumerate(messages), carries, provider):
         raise InvalidMessage(path, unsupported_reason(what, provider) + _DROP)
 
 
@@ -190,16 +196,16 @@ def unsupported_reason(what: str, provider: str) -> str:
 
 def _calls_unsupported(
     calls: Sequence[ToolCall],
-    where: str,
+    index: int,
     carries: Carries,
     names: dict[str, str],
     found: list[tuple[str, str]],
 ) -> None:
     for position, call in enumerate(calls):
         names[call.id] = call.name
-        if call.extra and not carries.extra:
+        if call.extra is not EMPTY and not carries.extra:
             found.extend(
-                (join_key(f"{where}.tool_calls[{position}]", key), f"the call key {key!r}")
+                (join_key(f"messages[{index}].tool_calls[{position}]", key), f"the call key {key!r}")
                 for key in call.extra
             )
 

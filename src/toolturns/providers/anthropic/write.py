@@ -79,7 +79,7 @@ def to_request(
     {'role': 'user', 'content': [{'type': 'tool_result', 'tool_use_id': 'toolu_1', 'content': '12:00'}, {'type': 'text', 'text': 'And the date?'}]}
     """
     checked = check_messages(messages)
-    refuse_unsupported(checked, _PROVIDER, drop=drop_unsupported)
+    refuse_unsupported(checked, rules.CARRIES, _PROVIDER, drop=drop_unsupported)
     system: list[dict[str, Any]] = []
     # System turns leave the conversation for the top-level system, so a
     # system message between a call and its result does not separate them.

@@ -87,7 +87,7 @@ def to_request(
     {'role': 'model', 'parts': [{'functionCall': {'name': 'get_time', 'args': {}, 'id': 'call_1'}}]}
     """
     checked = check_messages(messages)
-    refuse_unsupported(checked, _PROVIDER, drop=drop_unsupported)
+    refuse_unsupported(checked, rules.CARRIES, _PROVIDER, drop=drop_unsupported)
     checked_tools = check_tools(tools, _PROVIDER, drop=drop_unsupported)
     writer = _Writer(keep_invalid=keep_invalid_arguments)
     for index, message in enumerate(checked):

@@ -17,6 +17,7 @@ from .._shared import (
     check_tools,
     refuse_unsupported,
 )
+from . import rules
 from .tools import tool_definition
 
 _PROVIDER = "ollama"
@@ -94,7 +95,7 @@ def to_request(
     calls_by_id: dict[str, ToolCall] = {}
     wire = []
     checked = check_messages(messages)
-    refuse_unsupported(checked, _PROVIDER, drop=drop_unsupported)
+    refuse_unsupported(checked, rules.CARRIES, _PROVIDER, drop=drop_unsupported)
     for index, message in enumerate(checked):
         with at(f"messages[{index}]"):
             wire.append(_message_to_wire(message, calls_by_id, keep_invalid_arguments))

@@ -8,6 +8,7 @@ from typing import Any
 from ..._message import ChatMessage
 from ..._tool import Tool
 from .._shared import check_messages, check_tools, refuse_unsupported
+from . import rules
 from .tools import tool_definition
 
 
@@ -45,7 +46,7 @@ def to_request(
     (None, 'get_time')
     """
     checked = check_messages(messages)
-    refuse_unsupported(checked, "openai", drop=drop_unsupported)
+    refuse_unsupported(checked, rules.CARRIES, "openai", drop=drop_unsupported)
     body: dict[str, Any] = {"messages": [message.to_wire(null_content=null_content) for message in checked]}
     checked_tools = check_tools(tools, "openai", drop=drop_unsupported)
     if checked_tools:
