@@ -11,7 +11,9 @@ import types
 from typing import Any
 
 import pytest
+from hypothesis import given
 
+from tests.property import strategies as s
 from toolturns import (
     ChatMessage,
     InvalidArguments,
@@ -654,6 +656,14 @@ def test_replace_keeps_other_fields() -> None:
     assert dataclasses.replace(MESSAGES[4], content="") == ChatMessage.assistant_tool_calls(
         MESSAGES[4].tool_calls or ()
     )
+
+
+@given(s.chat_messages(with_provider_data=True))
+def test_replace_without_changes_gives_an_equal_message(message: ChatMessage) -> None:
+    """dataclasses.replace passes every field back to the constructor, which takes each as it is."""
+    replaced = dataclasses.replace(message)
+    assert replaced == message
+    assert repr(replaced) == repr(message)
 
 
 # -- to_wire --------------------------------------------------------------------

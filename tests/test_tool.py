@@ -243,3 +243,39 @@ def test_from_dict_reads_strict_and_the_keys_beside_an_openai_function() -> None
     assert (tool.strict, dict(tool.extra)) == (True, {"cache": 1})
     with pytest.raises(InvalidTool, match=r"^function\.cache: must not also be given beside function"):
         Tool.from_dict({"type": "function", "function": {"name": "f", "cache": 2}, "cache": 1})
+
+
+# -- dataclasses.replace --------------------------------------------------------
+
+
+def test_replace_keeps_every_field() -> None:
+    """dataclasses.replace(tool) gives an equal tool: name, description, schema, strict and extra."""
+    tool = Tool("get_weather", "Current weather", WEATHER, strict=True, extra={"title": "Weather"})
+    assert dataclasses.replace(tool) == tool
+    assert repr(dataclasses.replace(tool)) == repr(tool)
+
+
+def test_replace_changes_a_field_and_checks_again() -> None:
+    """A replaced field is checked as the constructor checks it; the schema is replaced as parameters."""
+    tool = Tool("get_weather", "Current weather", WEATHER, strict=True, extra={"title": "Weather"})
+    renamed = dataclasses.replace(tool, name="weather_now")
+    assert (renamed.name, renamed.parameters, renamed.strict) == ("weather_now", WEATHER, True)
+    # mypy checks replace() against the fields' types, not __init__'s: it knows
+    # neither parameters (not a field) nor that extra takes None.
+    assert dataclasses.replace(tool, parameters=None).parameters_json == NO_PARAMETERS  # type: ignore[call-arg]
+    assert dataclasses.replace(tool, extra=None).extra == {}  # type: ignore[arg-type]
+    bad: list[tuple[dict[str, Any], str]] = [
+        ({"name": "get weather"}, r"^name: must match"),
+        ({"parameters": {"type": "array"}}, r"^parameters\.type: must be 'object'"),
+        ({"strict": "yes"}, r"^strict: must be a boolean or None, got 'yes'$"),
+        ({"extra": {"name": "x"}}, r"^extra\.name: is a modelled field"),
+    ]
+    for changes, pattern in bad:
+        with pytest.raises(InvalidTool, match=pattern):
+            dataclasses.replace(tool, **changes)
+
+
+def test_replace_takes_the_schema_as_parameters_not_as_its_text() -> None:
+    """parameters_json is what a Tool stores, not what it is built from: replace says so."""
+    with pytest.raises(ValueError, match=r"^field parameters_json is declared with init=False"):
+        dataclasses.replace(Tool("f"), parameters_json="{}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime
 import json
 import pickle
@@ -819,3 +820,17 @@ def test_a_langchain_tool_call_is_named_as_such() -> None:
     assert caught.value.path == "type"
     assert "LangChain's tool-call shape" in caught.value.rule
     assert "'type': 'function'" in caught.value.rule
+
+
+def test_a_changed_call_is_built_anew() -> None:
+    """ToolCall is not a dataclass: dataclasses.replace refuses it, and the constructor builds the change."""
+    call = ToolCall("c1", "f", '{"a" : 1}', extra={"seq": 1}, provider_data={"gemini": {"keys": {}}})
+    with pytest.raises(TypeError, match=r"^replace\(\) should be called on dataclass instances$"):
+        dataclasses.replace(call, name="g")  # type: ignore[type-var]
+    renamed = ToolCall(call.id, "g", call.arguments_json, extra=call.extra, provider_data=call.provider_data)
+    assert (renamed.name, renamed.arguments_json, renamed.extra, renamed.provider_data) == (
+        "g",
+        '{"a" : 1}',
+        call.extra,
+        call.provider_data,
+    )

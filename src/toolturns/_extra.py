@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from ._errors import describe
-from ._frozen import refuse_changes
+from ._errors import InvalidMessage, describe
+from ._frozen import refuse_changes, refuse_rebuild
 from ._json import ErrorFactory, decode, encode, join_key, value_key
 
 __all__ = ["EMPTY", "Extra", "carries_nothing"]
@@ -44,9 +44,22 @@ class Extra(Mapping[str, Any]):
     _key: frozenset[tuple[str, tuple[bool, str]]] | None
 
     def __init__(self, texts: Mapping[str, str] | None = None) -> None:
-        # Private: build through Extra.build(), which validates.
-        object.__setattr__(self, "_texts", dict(texts or {}))
-        object.__setattr__(self, "_key", None)
+        # What unpickling calls (see __reduce__), with the JSON texts: each is
+        # read again and built as build() builds values, so a tampered pickle
+        # raises InvalidMessage. The owner (a message, a call, a tool) checks
+        # its reserved keys when it is given this Extra. Build through build().
+        refuse_rebuild(self, "_texts")
+        built = Extra.build(_decoded(texts), path="", reserved=frozenset(), error=InvalidMessage)
+        _SET_TEXTS(self, built._texts)
+        _SET_KEY(self, None)
+
+    @classmethod
+    def _of(cls, texts: dict[str, str]) -> Extra:
+        # For texts build() has just encoded: set, do not check again.
+        self = object.__new__(cls)
+        _SET_TEXTS(self, texts)
+        _SET_KEY(self, None)
+        return self
 
     @classmethod
     def build(
@@ -73,7 +86,7 @@ class Extra(Mapping[str, Any]):
                 raise error(where, "is a modelled field, not an extra key", describe(value))
             if not carries_nothing(value):
                 texts[key] = encode(value, where, error)
-        return cls(texts) if texts else EMPTY
+        return cls._of(texts) if texts else EMPTY
 
     def __getitem__(self, key: str) -> Any:
         return decode(self._texts[key])
@@ -94,7 +107,7 @@ class Extra(Mapping[str, Any]):
     def _value_key(self) -> frozenset[tuple[str, tuple[bool, str]]]:
         if self._key is None:
             key = frozenset((k, value_key(t)) for k, t in self._texts.items())
-            object.__setattr__(self, "_key", key)
+            _SET_KEY(self, key)
             return key
         return self._key
 
@@ -117,5 +130,27 @@ class Extra(Mapping[str, Any]):
 
 refuse_changes(Extra)
 
+# The slots' own setters (__setattr__ refuses).
+_SET_TEXTS, _SET_KEY = (Extra.__dict__[slot].__set__ for slot in ("_texts", "_key"))
+
 #: The empty Extra every message without extra keys shares.
-EMPTY = Extra()
+EMPTY = Extra._of({})
+
+
+def _decoded(texts: object) -> dict[str, Any]:
+    """The values of an Extra's pickled texts, each read as JSON."""
+    if texts is None:
+        return {}
+    if not isinstance(texts, Mapping):
+        raise InvalidMessage("", "must be a mapping of str to JSON text", describe(texts))
+    values: dict[str, Any] = {}
+    for key, text in texts.items():
+        if not isinstance(key, str):
+            raise InvalidMessage("", "keys must be strings", describe(key))
+        if not isinstance(text, str):
+            raise InvalidMessage(join_key("", key), "must be JSON text", describe(text))
+        try:
+            values[key] = decode(text)
+        except ValueError as error:
+            raise InvalidMessage(join_key("", key), f"must be JSON text ({error})", describe(text)) from None
+    return values

@@ -1,11 +1,15 @@
-"""Frozen means frozen: no attribute of a value object can be set or deleted."""
+"""Frozen means frozen: no attribute of a value object can be set or deleted,
+and no state can be set on one but through the checks its constructor makes."""
 
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError
 from typing import TypeVar
 
-__all__ = ["refuse_changes"]
+from ._errors import describe
+from ._json import ErrorFactory
+
+__all__ = ["pickled_fields", "refuse_changes", "refuse_rebuild"]
 
 _Class = TypeVar("_Class", bound=type)
 
@@ -28,3 +32,38 @@ def refuse_changes(cls: _Class) -> _Class:
     cls.__setattr__ = _refuse_assignment  # type: ignore[assignment]
     cls.__delattr__ = _refuse_deletion  # type: ignore[assignment]
     return cls
+
+
+# -- unpickling -----------------------------------------------------------------
+#
+# Pickle sets a value's state without its constructor: a value object checks
+# that state as its constructor checks arguments, so a tampered pickle raises
+# the value's own error instead of giving a value no constructor would build.
+
+
+def refuse_rebuild(value: object, slot: str) -> None:
+    """Refuse to set the state of a value whose ``slot`` is set: that would change a built value."""
+    try:
+        getattr(value, slot)
+    except AttributeError:  # an empty instance, as pickle makes before setting its state
+        return
+    raise FrozenInstanceError(f"cannot set the state of a built {type(value).__name__}")
+
+
+def pickled_fields(
+    state: object, fields: tuple[str, ...], error: ErrorFactory, *, added: tuple[object, ...] = ()
+) -> list[object]:
+    """The field values of a dataclass's pickled state: a list of them in field order.
+
+    ``added`` are the defaults of the last fields, added after the first
+    release: its pickles list the fields before them only.
+    """
+    oldest = len(fields) - len(added)
+    if type(state) is not list or not oldest <= len(state) <= len(fields):
+        count = f"{oldest} to {len(fields)}" if added else str(oldest)
+        raise error(
+            "",
+            f"must be pickled as a list of {count} values, the fields in order ({', '.join(fields)})",
+            describe(state),
+        )
+    return [*state, *added[len(state) - oldest :]]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import contextlib
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ._checks import nonempty_str
 from ._errors import InvalidMessage, MessageError, describe
 from ._extra import EMPTY, Extra
-from ._frozen import refuse_changes
+from ._frozen import pickled_fields, refuse_changes, refuse_rebuild
 from ._json import JSONInput
 from ._sdk import dumped
 from ._tool_call import ToolCall
@@ -309,6 +309,12 @@ class ChatMessage:
             # provider_data: the OpenAI wire carries no other provider's data
         )
 
+    def __setstate__(self, state: object) -> None:
+        # Unpickling (and copy): the fields in order, as the dataclass pickles
+        # them, checked as the constructor checks its arguments.
+        refuse_rebuild(self, "role")
+        _fill(self, *pickled_fields(state, _FIELDS, InvalidMessage))
+
     def __repr__(self) -> str:
         parts = [f"role={self.role.value!r}", f"content={self.content!r}"]
         if self.tool_calls is not None:
@@ -333,6 +339,7 @@ refuse_changes(ChatMessage)
 
 # The slots' own setters: the frozen class refuses setattr, and these skip the
 # attribute lookup object.__setattr__ does on every call.
+_FIELDS = tuple(field.name for field in fields(ChatMessage))  # in _fill's order
 (
     _SET_ROLE,
     _SET_CONTENT,
@@ -342,19 +349,7 @@ refuse_changes(ChatMessage)
     _SET_IS_ERROR,
     _SET_EXTRA,
     _SET_PROVIDER_DATA,
-) = (
-    ChatMessage.__dict__[field].__set__
-    for field in (
-        "role",
-        "content",
-        "tool_calls",
-        "tool_call_id",
-        "name",
-        "is_error",
-        "extra",
-        "provider_data",
-    )
-)
+) = (ChatMessage.__dict__[field].__set__ for field in _FIELDS)
 
 
 def _fill(

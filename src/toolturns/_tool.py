@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import InitVar, dataclass, field, fields
+from typing import TYPE_CHECKING, Any
 
 from ._errors import InvalidTool, describe, renamed
 from ._extra import Extra
-from ._frozen import refuse_changes
+from ._frozen import pickled_fields, refuse_changes, refuse_rebuild
 from ._json import JSONInput, decode, encode, value_key
 from ._sdk import dumped
 
@@ -66,7 +67,13 @@ class Tool:
 
     name: str
     description: str
-    parameters_json: str
+    if not TYPE_CHECKING:
+        # Not a field: the constructor's argument, which dataclasses.replace
+        # passes (it reads the property below for it), so that replace builds
+        # through __init__ and checks every rule again. Type checkers see the
+        # property only.
+        parameters: InitVar[Mapping[str, JSONInput] | None]
+    parameters_json: str = field(init=False)
     strict: bool | None
     extra: Extra
 
@@ -164,6 +171,22 @@ class Tool:
         except InvalidTool as error:
             raise error.with_prefix(prefix) from None
 
+    def __setstate__(self, state: object) -> None:
+        # Unpickling (and copy): the fields in order, as the dataclass pickles
+        # them (0.1.0's had no strict or extra), checked as the constructor checks them.
+        refuse_rebuild(self, "name")
+        name, description, parameters_json, strict, extra = pickled_fields(
+            state, _FIELDS, InvalidTool, added=(None, None)
+        )
+        Tool.__init__(
+            self,
+            name,  # type: ignore[arg-type]  # checked by __init__, as every value
+            description,  # type: ignore[arg-type]
+            _pickled_schema(parameters_json),
+            strict=strict,  # type: ignore[arg-type]
+            extra=extra,  # type: ignore[arg-type]
+        )
+
     def _key(self) -> tuple[object, ...]:
         return (self.name, self.description, value_key(self.parameters_json), self.strict, self.extra)
 
@@ -212,3 +235,15 @@ def _schema_text(parameters: object) -> str:
 
 
 refuse_changes(Tool)
+
+_FIELDS = tuple(each.name for each in fields(Tool))
+
+
+def _pickled_schema(text: object) -> Mapping[str, Any] | None:
+    """The schema a pickled ``parameters_json`` holds; Tool checks it is an object schema."""
+    if isinstance(text, str):
+        with contextlib.suppress(ValueError):
+            schema = decode(text)
+            if isinstance(schema, dict):
+                return schema
+    raise InvalidTool("parameters_json", "must be the JSON text of a schema object", describe(text))

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import sys
 from typing import Any
 
 import pytest
@@ -23,12 +25,15 @@ from tests.providers.ollama.test_properties import _MESSAGE_KEPT, _NONEMPTY_JSON
 from toolturns import (
     ChatMessage,
     InvalidMessage,
+    InvalidStream,
     InvalidToolCall,
     MessageError,
     ToolCall,
     anthropic,
+    check_transcript,
     gemini,
     ollama,
+    openai,
 )
 from toolturns.providers._native import Replay, is_generated_id, kept, placed, replay_of, unmodelled
 
@@ -339,6 +344,93 @@ def test_placed_refuses_taken_and_out_of_range_positions(pairs: list[tuple[int, 
     with pytest.raises(InvalidMessage) as caught:
         placed(items(*pairs), [{"type": "text"}])
     assert str(caught.value) == error
+
+
+# Positions no list has: past any count of items, past what an index can be.
+_HUGE_POSITIONS = [10**30, 2**63, 2**64]
+
+
+@pytest.mark.parametrize("position", _HUGE_POSITIONS)
+@pytest.mark.parametrize(
+    ("codec", "item"),
+    [
+        (anthropic, {"type": "thinking", "thinking": "hm", "signature": "sig"}),
+        (gemini, {"text": "hm", "thought": True}),
+    ],
+    ids=["anthropic", "gemini"],
+)
+def test_a_kept_item_at_a_huge_position_is_refused_at_its_path(codec: Any, item: Any, position: int) -> None:
+    """A position past every list is refused as any other out of range: to_request raises, check reports it."""
+    name = codec.__name__.rsplit(".", 1)[-1]
+    turn = ChatMessage(
+        "assistant",
+        "Paris.",
+        tool_calls=[ToolCall("call_1", "get_weather")],
+        provider_data={name: {"items": [[position, item]]}},
+    )
+    history = [ChatMessage.user("Weather?"), turn, ChatMessage.tool_result("call_1", "18")]
+    path = f"messages[1].provider_data.{name}.items[0][0]"
+    with pytest.raises(InvalidMessage, match=rf"^{re.escape(path)}: must be a free position below \d+ "):
+        codec.to_request(history)
+    problems = check_transcript(history, target=name)
+    assert [(problem.path, problem.code) for problem in problems] == [(path, "not_convertible")]
+
+
+# -- caller-given positions: choice= ------------------------------------------------------
+
+_HUGE = 10**5000  # repr() of it raises ValueError (the int str limit)
+
+
+@pytest.mark.parametrize(
+    ("read", "body", "error"),
+    [
+        (
+            openai.from_response,
+            {"choices": [{"message": {"role": "assistant", "content": "hi"}}]},
+            "choices: must be an array with an item at index an integer of 16610 bits, got list",
+        ),
+        (
+            gemini.from_response,
+            {"candidates": [{"content": {"role": "model", "parts": [{"text": "hi"}]}}]},
+            "candidates: must be an array with a candidate at index an integer of 16610 bits "
+            "(Gemini sends none when it blocks the prompt: see promptFeedback), got list",
+        ),
+    ],
+    ids=["openai", "gemini"],
+)
+def test_from_response_says_a_huge_choice_is_out_of_range(read: Any, body: Any, error: str) -> None:
+    """A choice too long to print is described, as every value in an error is."""
+    with pytest.raises(InvalidMessage) as caught:
+        read(body, choice=_HUGE)
+    assert str(caught.value) == error
+
+
+def test_the_openai_assembler_refuses_a_choice_no_response_has() -> None:
+    """A choice at or past sys.maxsize is no position in a list: refused when the assembler is made."""
+    for choice in (sys.maxsize, _HUGE):
+        with pytest.raises(InvalidStream, match=r"^choice: must be a non-negative integer below 2\*\*63"):
+            openai.StreamAssembler(choice=choice)
+    assert openai.StreamAssembler(choice=sys.maxsize - 1).ended is False
+
+
+_CHOICES = st.one_of(s.json_ints(), st.sampled_from([_HUGE, -_HUGE, sys.maxsize, True]))
+_CHUNK = {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "hi"}, "finish_reason": "stop"}]}
+
+
+@given(_CHOICES)
+def test_only_message_errors_escape_any_choice(choice: Any) -> None:
+    """Whatever int is given as choice=, reading gives a message or a MessageError."""
+    with contextlib.suppress(MessageError):
+        openai.from_response(
+            {"choices": [{"message": {"role": "assistant", "content": "hi"}}]}, choice=choice
+        )
+    with contextlib.suppress(MessageError):
+        gemini.from_response({"candidates": [{"content": {"role": "model", "parts": []}}]}, choice=choice)
+    with contextlib.suppress(MessageError):
+        stream = openai.StreamAssembler(choice=choice)
+        stream.feed({**_CHUNK, "choices": [{**_CHUNK["choices"][0], "index": choice}]})
+        stream.feed(_CHUNK)
+        stream.message()
 
 
 # -- read, write, read: the same native body ----------------------------------------------

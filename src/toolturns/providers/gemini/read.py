@@ -108,7 +108,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
     ):
         raise InvalidMessage(
             "candidates",
-            f"must be an array with a candidate at index {choice!r} "
+            f"must be an array with a candidate at index {describe(choice)} "
             "(Gemini sends none when it blocks the prompt: see promptFeedback)",
             describe(candidates),
         )

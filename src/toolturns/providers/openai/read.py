@@ -68,7 +68,7 @@ def from_response(body: object, *, choice: int = 0) -> ChatMessage:
             or not 0 <= choice < len(choices)
         ):
             raise InvalidMessage(
-                "choices", f"must be an array with an item at index {choice!r}", describe(choices)
+                "choices", f"must be an array with an item at index {describe(choice)}", describe(choices)
             )
         with at(f"choices[{choice}]"):
             item = choices[choice]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from ..._errors import InvalidStream, MessageError, describe
@@ -62,7 +63,8 @@ class StreamAssembler(Assembler):
         choice: Which choice to assemble, for requests made with ``n > 1``.
 
     Raises:
-        InvalidStream: ``choice`` is not a non-negative integer.
+        InvalidStream: ``choice`` is not a non-negative integer below
+            ``sys.maxsize``.
 
     >>> from toolturns import openai
     >>> def chunk(delta, finish_reason=None):
@@ -84,8 +86,15 @@ class StreamAssembler(Assembler):
 
     def __init__(self, *, choice: int = 0) -> None:
         super().__init__()
-        if type(choice) is not int or choice < 0:
-            raise InvalidStream("choice", "must be a non-negative integer", describe(choice))
+        # A choice is a position in choices, which no list has at sys.maxsize or
+        # beyond: a larger int can match no chunk, and would not fit in a message
+        # (repr() of an int over 4300 digits raises) or in a made-up call id.
+        if type(choice) is not int or not 0 <= choice < sys.maxsize:
+            raise InvalidStream(
+                "choice",
+                f"must be a non-negative integer below 2**{sys.maxsize.bit_length()} (a position in choices)",
+                describe(choice),
+            )
         self._choice = choice
         self._response_id: str | None = None
         self._seen_choice = False
