@@ -31,18 +31,16 @@ from toolturns import (
     Role,
     Tool,
     ToolCall,
-    check_transcript,
 )
 from toolturns._extra import EMPTY, Extra
 from toolturns._tool_call import _restore
 
 # -- old pickles ---------------------------------------------------------------------------
 
-# What tests/data could not say better: pickles written by released and
-# earlier code, kept as bytes. Each is of one of the values below; "0.1.0"
-# pickles come from the first release (its Tool had no strict or extra), the
-# "current" ones from the code just before unpickling was checked. Protocol 0
-# restores through copyreg._reconstructor, protocol 5 through __newobj__.
+# Pickles of the values below written by earlier code, as base64: "0.1.0" by
+# the first release (its Tool had no strict or extra), "current" by the code
+# just before unpickling was checked. Protocol 0 restores through
+# copyreg._reconstructor, protocol 5 through copyreg.__newobj__.
 CALL = ToolCall(
     "call_1",
     "get_weather",
@@ -212,13 +210,6 @@ def test_old_pickles_of_valid_values_still_load(release: str, name: str, protoco
     assert repr(loaded) == repr(expected)  # every field is set: repr reads them all
 
 
-def test_the_old_pickles_are_what_the_current_code_writes() -> None:
-    """The format stays: pickling the values today gives the committed bytes again."""
-    for (name, protocol), chunks in PICKLES_CURRENT.items():
-        value = _expected("current", name)
-        assert pickle.dumps(value, protocol=protocol) == base64.b64decode("".join(chunks)), (name, protocol)
-
-
 # -- tampered pickles ----------------------------------------------------------------------
 
 
@@ -243,7 +234,7 @@ def _extra(texts: dict[str, str]) -> _Crafted:
 
 
 def test_a_tool_message_without_its_call_id_does_not_unpickle() -> None:
-    """The issue's forgery: a tool turn with no tool_call_id, which check_transcript would pass."""
+    """A tool turn with no tool_call_id: check_transcript said [] to a history holding one."""
     state = [Role.TOOL, "x", None, None, None, False, EMPTY, EMPTY]
     with pytest.raises(InvalidMessage, match=r"^tool_call_id: is required on tool messages$"):
         pickle.loads(_crafted(ChatMessage, state))
@@ -255,23 +246,6 @@ def test_an_extra_that_would_override_a_field_does_not_unpickle(key: str) -> Non
     state = [Role.USER, "hi", None, None, None, False, _extra({key: '"assistant"'}), EMPTY]
     with pytest.raises(InvalidMessage, match=rf"^extra\.{key}: is a modelled field, not an extra key"):
         pickle.loads(_crafted(ChatMessage, state))
-
-
-def test_no_forged_message_passes_check_transcript() -> None:
-    """What the forgery was for: a history check_transcript says [] to, while to_wire() says otherwise."""
-    forged = [
-        Role.ASSISTANT,
-        "",
-        None,
-        None,
-        None,
-        False,
-        _extra({"tool_calls": '[{"id":"c1","type":"function","function":{"name":"f","arguments":"{}"}}]'}),
-        EMPTY,
-    ]
-    data = _crafted(ChatMessage, forged)
-    with pytest.raises(InvalidMessage, match=r"^extra\.tool_calls: is a modelled field, not an extra key"):
-        check_transcript([ChatMessage.user("hi"), pickle.loads(data)])
 
 
 @pytest.mark.parametrize(
@@ -304,13 +278,24 @@ def test_an_extra_unpickles_as_it_is_built() -> None:
         (["bad name", "", '{"type":"object"}', None, EMPTY], r"^name: must match"),
         (["f", "", '{"type":"array"}', None, EMPTY], r"^parameters\.type: must be 'object'"),
         (["f", "", "{", None, EMPTY], r"^parameters_json: must be the JSON text of a schema object"),
+        (["f", "", "[1]", None, EMPTY], r"^parameters_json: must be the JSON text of a schema object"),
         (["f", "", {"type": "object"}, None, EMPTY], r"^parameters_json: must be the JSON text of a schema"),
         (["f", "", '{"type":"object"}', "yes", EMPTY], r"^strict: must be a boolean or None, got 'yes'$"),
         (["f", "", '{"type":"object"}', None, _extra({"name": '"g"'})], r"^extra\.name: is a modelled field"),
         (["f", ""], r"^must be pickled as a list of 3 to 5 values"),
         ({"name": "f"}, r"^must be pickled as a list of 3 to 5 values"),
     ],
-    ids=["name", "schema-type", "schema-text", "schema-not-text", "strict", "extra", "short", "dict"],
+    ids=[
+        "name",
+        "schema-type",
+        "schema-text",
+        "schema-array",
+        "schema-not-text",
+        "strict",
+        "extra",
+        "short",
+        "dict",
+    ],
 )
 def test_a_tampered_tool_does_not_unpickle(state: object, error: str) -> None:
     """A Tool's pickled fields are checked as Tool's constructor checks its arguments."""

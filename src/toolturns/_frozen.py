@@ -4,7 +4,7 @@ and no state can be set on one but through the checks its constructor makes."""
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ._errors import describe
 from ._json import ErrorFactory
@@ -52,8 +52,9 @@ def refuse_rebuild(value: object, slot: str) -> None:
 
 def pickled_fields(
     state: object, fields: tuple[str, ...], error: ErrorFactory, *, added: tuple[object, ...] = ()
-) -> list[object]:
-    """The field values of a dataclass's pickled state: a list of them in field order.
+) -> list[Any]:
+    """The field values of a dataclass's pickled state, a list of them in field order, for its
+    constructor to check.
 
     ``added`` are the defaults of the last fields, added after the first
     release: its pickles list the fields before them only.

@@ -337,9 +337,11 @@ refuse_changes(ChatMessage)
 
 # -- the rules, one function each ---------------------------------------------
 
+# The fields in order: how the dataclass pickles them, and _fill's arguments.
+_FIELDS = tuple(field.name for field in fields(ChatMessage))
+
 # The slots' own setters: the frozen class refuses setattr, and these skip the
 # attribute lookup object.__setattr__ does on every call.
-_FIELDS = tuple(field.name for field in fields(ChatMessage))  # in _fill's order
 (
     _SET_ROLE,
     _SET_CONTENT,

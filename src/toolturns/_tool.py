@@ -67,11 +67,12 @@ class Tool:
 
     name: str
     description: str
-    if not TYPE_CHECKING:
+    if TYPE_CHECKING:
+        pass  # type checkers see the parameters property only
+    else:
         # Not a field: the constructor's argument, which dataclasses.replace
         # passes (it reads the property below for it), so that replace builds
-        # through __init__ and checks every rule again. Type checkers see the
-        # property only.
+        # through __init__ and checks every rule again.
         parameters: InitVar[Mapping[str, JSONInput] | None]
     parameters_json: str = field(init=False)
     strict: bool | None
@@ -178,14 +179,7 @@ class Tool:
         name, description, parameters_json, strict, extra = pickled_fields(
             state, _FIELDS, InvalidTool, added=(None, None)
         )
-        Tool.__init__(
-            self,
-            name,  # type: ignore[arg-type]  # checked by __init__, as every value
-            description,  # type: ignore[arg-type]
-            _pickled_schema(parameters_json),
-            strict=strict,  # type: ignore[arg-type]
-            extra=extra,  # type: ignore[arg-type]
-        )
+        Tool.__init__(self, name, description, _pickled_schema(parameters_json), strict=strict, extra=extra)
 
     def _key(self) -> tuple[object, ...]:
         return (self.name, self.description, value_key(self.parameters_json), self.strict, self.extra)

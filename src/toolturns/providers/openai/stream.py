@@ -86,13 +86,13 @@ class StreamAssembler(Assembler):
 
     def __init__(self, *, choice: int = 0) -> None:
         super().__init__()
-        # A choice is a position in choices, which no list has at sys.maxsize or
-        # beyond: a larger int can match no chunk, and would not fit in a message
-        # (repr() of an int over 4300 digits raises) or in a made-up call id.
+        # No list has a position at sys.maxsize or past it, so no response has
+        # such a choice; refused here, it reaches no message (repr() of an int
+        # over 4300 digits raises) and no made-up call id.
         if type(choice) is not int or not 0 <= choice < sys.maxsize:
             raise InvalidStream(
                 "choice",
-                f"must be a non-negative integer below 2**{sys.maxsize.bit_length()} (a position in choices)",
+                f"must be a non-negative integer below sys.maxsize ({sys.maxsize}): a position in choices",
                 describe(choice),
             )
         self._choice = choice
