@@ -61,7 +61,9 @@ def test_check_transcript_matches_results_that_name_their_function_in_linear_tim
 
     renamed = dicts(3)
     renamed[3]["name"] = "get_time"
-    assert [(p.path, p.code) for p in check_transcript(renamed)] == [("messages[3].name", "result_name_mismatch")]
+    assert [(p.path, p.code) for p in check_transcript(renamed)] == [
+        ("messages[3].name", "result_name_mismatch")
+    ]
     assert_linear(prepare, CALLS)
 
 
@@ -188,4 +190,4 @@ def test_trim_starts_on_a_user_turn_in_linear_time() -> None:
         return lambda: trim(messages, max_messages=count)
 
     assert trim(history(3), max_messages=3) == [ChatMessage.user("Hi")]
-    assert_linear(prepare, 50 * CALLS)
+    assert_linear(prepare, 10 * CALLS)
