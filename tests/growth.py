@@ -23,8 +23,8 @@ def growth(prepare: Callable[[int], Callable[[], object]], size: int, *, runs: i
 
     ``prepare(n)`` builds the input of size ``n`` (not timed) and returns the
     work to time. Each size is timed ``runs`` times, interleaved, with the
-    garbage collector off, and the best run of each counts: noise only ever
-    adds time, so the minimum is the closest to the cost itself.
+    garbage collector off, in CPU time, and the best run of each counts: noise
+    only ever adds time, so the minimum is the closest to the cost itself.
     """
     small, large = prepare(size), prepare(FACTOR * size)
     best_small = best_large = float("inf")
@@ -61,6 +61,8 @@ def assert_linear(prepare: Callable[[int], Callable[[], object]], size: int, *, 
 
 
 def _seconds(work: Callable[[], object]) -> float:
-    start = time.perf_counter()
+    # CPU time, not wall time: on a busy machine a run longer than the
+    # scheduler's time slice waits while others run, one shorter does not.
+    start = time.process_time()
     work()
-    return time.perf_counter() - start
+    return time.process_time() - start
