@@ -223,6 +223,9 @@ class _Exchange:
 
     index: int
     message: ChatMessage
+    # Call id -> the name of its call (ids are unique within a message): a
+    # result finds its call in constant time, however many calls the turn made.
+    names: dict[str, str]
     answers: dict[str, int] = field(default_factory=dict)  # call id -> index of its result
     results: int = 0  # tool results right after the turn, answering or not (Gemini counts them)
 
@@ -358,7 +361,7 @@ class _Check:
             unknown_calls = isinstance(turn, _Unreadable) and turn.makes_calls
             if isinstance(turn, ChatMessage) and turn.tool_calls:
                 any_call_turn = True
-                exchange = _Exchange(index, turn)
+                exchange = _Exchange(index, turn, {call.id: call.name for call in turn.tool_calls})
                 for position, call in enumerate(turn.tool_calls):
                     first = calls.setdefault(call.id, (index, position))
                     if first != (index, position):
@@ -385,7 +388,7 @@ class _Check:
     ) -> None:
         """One tool result: which call it answers, or the rule it breaks."""
         where = f"messages[{index}].tool_call_id"
-        if exchange is not None and any(call.id == call_id for call in exchange.message.tool_calls or ()):
+        if exchange is not None and call_id in exchange.names:
             earlier = exchange.answers.setdefault(call_id, index)
             answered.setdefault(call_id, index)
             if earlier != index:
@@ -430,15 +433,17 @@ class _Check:
 
     def result_name(self, index: int, turn: ChatMessage, exchange: _Exchange) -> None:
         """A result that names its function (older OpenAI examples do) names the call it answers."""
-        for call in exchange.message.tool_calls or ():
-            if call.id == turn.tool_call_id and call.name != turn.name:
-                self.add(
-                    index,
-                    f"messages[{index}].name",
-                    "result_name_mismatch",
-                    f"names {turn.name!r}, but answers call {call.id!r} of {call.name!r}; providers that "
-                    "match a result by its function's name (Gemini, Ollama) would pair it with another call",
-                )
+        call_id = turn.tool_call_id
+        assert call_id is not None  # a tool message always has one
+        name = exchange.names.get(call_id)  # None: it answers no call of this turn
+        if name is not None and name != turn.name:
+            self.add(
+                index,
+                f"messages[{index}].name",
+                "result_name_mismatch",
+                f"names {turn.name!r}, but answers call {call_id!r} of {name!r}; providers that "
+                "match a result by its function's name (Gemini, Ollama) would pair it with another call",
+            )
 
     def close(self, exchange: _Exchange, when: str) -> None:
         """The exchange is over: each call without a result is unanswered; the target may count results."""
@@ -718,8 +723,11 @@ def trim(
         kept.append(unit)
     kept.reverse()
     if start_on_user and len(kept) < len(units):  # a history cut short, not one left whole
-        while kept and roles[kept[0][0]] is not Role.USER:
-            kept.pop(0)
+        first_user = 0
+        while first_user < len(kept) and roles[kept[first_user][0]] is not Role.USER:
+            first_user += 1
+        # Deleted at once: popping the front unit by unit costs the square of the units dropped.
+        del kept[:first_user]
     chosen = sorted([*system, *(index for unit in kept for index in unit)])
     return [messages[index] for index in chosen]
 

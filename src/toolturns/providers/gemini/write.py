@@ -108,6 +108,7 @@ class _Turn:
 
     index: int
     calls: tuple[ToolCall, ...]
+    ids: set[str]  # of its calls: a result finds its call in constant time, however many there are
     answers: dict[str, tuple[int, ChatMessage]] = field(default_factory=dict)
 
 
@@ -160,7 +161,7 @@ class _Writer:
         self.contents.append({"role": "model", "parts": _model_parts(index, message, call_parts)})
         self.call_ids.update(call.id for call in calls)
         if calls:
-            self.turn = _Turn(index, calls)
+            self.turn = _Turn(index, calls, {call.id for call in calls})
 
     def call_part(self, index: int, position: int, call: ToolCall) -> dict[str, Any]:
         with at(f"messages[{index}].tool_calls[{position}]"):
@@ -176,7 +177,7 @@ class _Writer:
         assert call_id is not None  # a tool message always has one
         turn = self.turn
         where = f"messages[{index}].tool_call_id"
-        if turn is None or all(call.id != call_id for call in turn.calls):
+        if turn is None or call_id not in turn.ids:
             if call_id not in self.call_ids:
                 raise InvalidMessage(
                     where,
