@@ -1636,18 +1636,18 @@ def test_convert_escapes_its_skip_and_drop_reports(tmp_path: Path) -> None:
     for target in PROVIDERS:
         for drop in ([], ["--drop-unsupported"]):
             status, out, err = captured("convert", "--to", target, *drop, path)
+            assert status in (0, 1)
             reports = err.split("\n")[:-2]  # the summary last
             assert_one_line_each("".join(text + "\n" for text in reports), len(reports))
             assert all(text.startswith(f"{path}:") for text in reports)
             assert len(out.splitlines()) + sum(": dropped " not in text for text in reports) == len(
                 _HOSTILE_LINES
             )
-    err = captured("convert", "--to", "gemini", "--drop-unsupported", path)[2].splitlines()
-    assert f"{path}:5: messages[0].name: dropped the name {repr('n' + FORGED)}" in err
-    assert (
-        f'{path}:5: messages[0]["k\\n/etc/passwd:1: line: invalid_json: forged\\u001b[2J\\u0007\\u2028\\x85\\u202e\\ud800"]: dropped the key {repr("k" + FORGED)}'
-        in err
-    )
+    reported = captured("convert", "--to", "gemini", "--drop-unsupported", path)[2].splitlines()
+    assert f"{path}:5: messages[0].name: dropped the name {'n' + FORGED!r}" in reported
+    key = json.dumps("k" + FORGED, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\x85", "\\x85")
+    key = key.replace("\u202e", "\\u202e").replace("\ud800", "\\ud800")
+    assert f"{path}:5: messages[0][{key}]: dropped the key {'k' + FORGED!r}" in reported
 
 
 def test_file_names_are_escaped_in_every_report(tmp_path: Path) -> None:
