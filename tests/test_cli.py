@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolturns
 from toolturns import (
@@ -1905,3 +1907,119 @@ def test_the_summary_starts_with_the_files_not_read(
     assert summary(call(capsys, "convert", "--to", "openai", missing, good)[2]) == (
         "1 file not read; read 1 transcript in T s: 1 converted, 0 skipped"
     )
+
+
+# -- the fast reading of a line never misses a repeated key ---------------------------------------------
+
+
+class Obj(list):  # type: ignore[type-arg]
+    """An object as the generator builds it: (key, value) pairs, a key possibly repeated."""
+
+
+_KEYS = st.sampled_from(["a", "role", "a b", "é", ":", "\\u003a"])
+_TOP_KEYS = st.lists(st.sampled_from(["messages", "tools", "x", "a"]), max_size=3)
+_STRINGS = st.text(alphabet=':{}[]",\\ ab\u003a', max_size=4)
+_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), _STRINGS)
+
+
+def _values(leaves: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.recursive(
+        leaves,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3), st.lists(st.tuples(_KEYS, inner), max_size=4).map(Obj)
+        ),
+        max_leaves=10,
+    )
+
+
+@st.composite
+def _dumped(draw: st.DrawFn, value: Any) -> str:
+    """``value`` as JSON text in a layout drawn for each place: compact, spaced, with newlines and tabs."""
+    space = st.sampled_from(["", "", " ", "\t", "\n ", "\r\n"])
+    if isinstance(value, Obj):
+        items = [
+            draw(space)
+            + _key(key, escaped=draw(st.booleans()))
+            + draw(space)
+            + ":"
+            + draw(space)
+            + draw(_dumped(item))
+            for key, item in value
+        ]
+        return "{" + ",".join(items) + draw(space) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(draw(space) + draw(_dumped(item)) for item in value) + draw(space) + "]"
+    return json.dumps(value, ensure_ascii=draw(st.booleans()))
+
+
+def _key(key: str, *, escaped: bool) -> str:
+    """A key as JSON text, its colons escaped when ``escaped``: the same key, spelled another way."""
+    text = json.dumps(key)
+    return text.replace(":", "\\u003a") if escaped else text
+
+
+@st.composite
+def _lines(draw: st.DrawFn) -> list[str]:
+    """A few lines sharing top-level values (as a dataset's tools are), their keys repeated here and there."""
+    shared = draw(st.lists(_values(_LEAVES), min_size=1, max_size=3))
+    texts = [draw(_dumped(value)) for value in shared]
+    lines = []
+    for _ in range(draw(st.integers(1, 5))):
+        if draw(st.integers(0, 9)) == 0:
+            lines.append(draw(_dumped(draw(_values(_LEAVES)))))
+            continue
+        keys = draw(_TOP_KEYS)
+        values = [
+            draw(st.sampled_from(texts)) if draw(st.booleans()) else draw(_dumped(draw(_values(_LEAVES))))
+            for _ in keys
+        ]
+        pairs = [f"{json.dumps(key)}:{value}" for key, value in zip(keys, values, strict=True)]
+        lines.append(
+            draw(st.sampled_from(["", " "]))
+            + "{"
+            + ",".join(pairs)
+            + "}"
+            + draw(st.sampled_from(["", " ", "\n"]))
+        )
+    return lines
+
+
+def _first_repeat(text: str) -> str | None:
+    """The reference: the path of the first key an object already has, in text order, read recursively."""
+    from toolturns._json import join_key
+
+    def walk(node: Any, path: str) -> str | None:
+        if isinstance(node, Obj):
+            seen = set()
+            for key, child in node:
+                if key in seen:
+                    return join_key(path, key)
+                seen.add(key)
+                found = walk(child, join_key(path, key))
+                if found is not None:
+                    return found
+        elif isinstance(node, list):
+            for index, child in enumerate(node):
+                found = walk(child, join_key(path, index))
+                if found is not None:
+                    return found
+        return None
+
+    value = json.loads(text, object_pairs_hook=Obj)
+    return walk(value, "" if isinstance(value, Obj) else "messages")
+
+
+@given(_lines())
+@settings(max_examples=400, deadline=None)
+def test_the_fast_reading_never_misses_a_repeated_key(lines: list[str]) -> None:
+    """Line after line (the fast reading remembers the last line's top-level values), a line gives its value
+    when no key repeats, and duplicate_key at the first repeat when one does, whatever the layout."""
+    decoded = cli._Decoder(cli.MAX_LINE_BYTES)
+    for text in lines:
+        repeat = _first_repeat(text)
+        if repeat is None:
+            assert decoded(text.encode()) == json.loads(text)
+        else:
+            with pytest.raises(cli._BadLine) as refused:
+                decoded(text.encode())
+            assert (refused.value.code, refused.value.path) == ("duplicate_key", repeat), text

@@ -642,12 +642,10 @@ class _Decoder:
             if text[index] in _WHITE:
                 index = _SPACE(text, index).end()
             same = known.get(key)
-            # An object or array ends where its text ends: the value at index is that
-            # text exactly when the text starts there and the value read ends with it.
+            # A JSON value's text says where it ends, so the value at index is that known
+            # text when the text there starts with it; or, for a number, holds no object.
             if same is not None and text.startswith(same, index):
                 item, end = _SCAN(text, index)
-                if end - index != len(same):
-                    item, end = _UNIQUE_SCAN(text, index)
             else:
                 item, end = _UNIQUE_SCAN(text, index)
             value[key] = item
