@@ -2023,3 +2023,32 @@ def test_the_fast_reading_never_misses_a_repeated_key(lines: list[str]) -> None:
             with pytest.raises(cli._BadLine) as refused:
                 decoded(text.encode())
             assert (refused.value.code, refused.value.path) == ("duplicate_key", repeat), text
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"messages": []} x', "Extra data at character 18"),
+        ("[] []", "Extra data at character 4"),
+        ('{"messages": [] "tools": []}', "Expecting ',' delimiter at character 17"),
+        ('{"messages": [], }', "Expecting property name enclosed in double quotes at character 18"),
+        ('{"messages" []}', "Expecting ':' delimiter at character 13"),
+        ('{"messages": [}', "Expecting value at character 15"),
+        ('{"messages": []', "Expecting ',' delimiter at the end of the line"),
+        ('{"messages', "Invalid control character at the end of the line"),  # the newline, in the string
+        ('{"messages": ["\\x"]}', "Invalid \\escape at character 16"),
+        ("{", "Expecting property name enclosed in double quotes at the end of the line"),
+        ("{}", None),
+        ("5", None),
+    ],
+)
+def test_a_line_that_is_not_json_says_what_json_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, reason: str | None
+) -> None:
+    """The reason a line is not JSON is the decoder's, where it found it, however the line was read."""
+    path = write(tmp_path / "data.jsonl", text)
+    out = call(capsys, "check", path)[1]
+    if reason is None:
+        assert ": not_a_transcript: " in out
+    else:
+        assert out == f"{path}:1: line: invalid_json: is not JSON: {reason}\n"

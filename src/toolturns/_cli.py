@@ -708,7 +708,8 @@ def _careful(text: str) -> JSON:
         # A position past the last character (the newline) says the line was cut short.
         end = len(text.rstrip(" \t\r\n"))
         where = "at the end of the line" if error.pos >= end else f"at character {error.pos + 1}"
-        raise _BadLine("line", "invalid_json", f"is not JSON: {error.msg} {where}") from None
+        what = error.msg.removesuffix(" at")  # "Unterminated string starting at", then where
+        raise _BadLine("line", "invalid_json", f"is not JSON: {what} {where}") from None
     except _LongInteger as error:
         raise _BadLine(
             "line",
