@@ -2052,3 +2052,43 @@ def test_a_line_that_is_not_json_says_what_json_says(
         assert ": not_a_transcript: " in out
     else:
         assert out == f"{path}:1: line: invalid_json: is not JSON: {reason}\n"
+
+
+def test_each_provider_takes_its_own_tool_names_through_convert(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Fuzz finding (cli, a wrong invariant): Ollama's bodies read back to Ollama, but a tool name Ollama
+    takes and OpenAI does not (a colon in it) skips that line on the way to OpenAI, with its path."""
+    body = {
+        "messages": [{"role": "user", "content": "Flights?"}],
+        "tools": [
+            {"type": "function", "function": {"name": ":search_flights", "parameters": {"type": "object"}}}
+        ],
+    }
+    path = write(tmp_path / "ollama.jsonl", body)
+    status, out, _ = call(capsys, "convert", "--from", "ollama", "--to", "ollama", path)
+    assert status == 0
+    assert json.loads(out)["tools"][0]["function"]["name"] == ":search_flights"
+    status, out, err = call(capsys, "convert", "--from", "ollama", "--to", "openai", path)
+    assert (status, out) == (1, "")
+    assert err.splitlines()[0] == (
+        f"{path}:1: tools[0].name: must match ^[a-zA-Z0-9_-]{{1,64}}$ for openai, got ':search_flights'"
+    )
+
+
+def test_a_line_of_white_space_over_the_limit_is_too_long(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Fuzz finding (cli, a wrong invariant): a line over --max-line-bytes is not read to see whether it is
+    blank, so even one of spaces is line_too_long, and counted as a transcript; a shorter one is blank."""
+    path = tmp_path / "data.jsonl"
+    path.write_bytes(b" " * 1025 + b"\n" + b" " * 1024 + b"\n" + jsonl(line(GOOD)) + b" " * 1100)
+    status, out, err = call(capsys, "check", "--max-line-bytes", "1024", str(path))
+    assert (status, out.splitlines()) == (
+        1,
+        [
+            f"{path}:1: line: line_too_long: {TOO_LONG % 1024}",
+            f"{path}:4: line: line_too_long: {TOO_LONG % 1024}",
+        ],
+    )
+    assert summary(err) == "checked 3 transcripts in T s: 2 with problems"
