@@ -302,13 +302,11 @@ def _output() -> Callable[[str], object]:
     return closed
 
 
-# Characters a report shows as their escapes: what str.isprintable() refuses, the
-# characters repr() escapes too (controls, line and paragraph separators, format
-# characters such as bidirectional overrides, lone surrogates).
 def _report(line: str) -> str:
-    """One line of a text report, with every character that is not printable escaped as repr()
-    escapes it (``\\n``, ``\\x1b``, ``\\u2028``): a name, key or id from a file cannot start
-    another line or reach the terminal as a control sequence."""
+    """One line of a text report, every character that is not printable (controls, line and
+    paragraph separators, bidirectional overrides, lone surrogates) escaped as repr() escapes it
+    (``\\n``, ``\\x1b``, ``\\u2028``): a name, key or id from a file cannot start another line
+    or reach the terminal as a control sequence."""
     if not line.isprintable():
         line = "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
     return line + "\n"
