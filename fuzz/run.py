@@ -37,8 +37,14 @@ with atheris.instrument_imports(include=["toolturns"]):
         importlib.import_module(_provider.codec_module)
         importlib.import_module(_provider.rules_module)
 
-from fuzz.invariants import TARGETS  # noqa: E402  (after the instrumented imports, on purpose)
+# The cli target runs the command line: _cli is instrumented too (imported by fuzz.cli).
+with atheris.instrument_imports(include=["toolturns"]):
+    from fuzz.cli import SOURCES, check_cli, cli_seeds, mutate_cli
+from fuzz.invariants import TARGETS as READERS  # noqa: E402  (after the instrumented imports, on purpose)
 from fuzz.seeds import seeds, vocabulary  # noqa: E402
+
+#: Every target: the readers' (JSON or SSE text in), and the command line's (a file's bytes in).
+TARGETS: dict[str, Callable[[Any], None]] = {**READERS, "cli": check_cli}
 
 _NOT_JSON = object()
 # Scalars the mutator puts in: the JSON types, edge numbers, and the values the
@@ -183,7 +189,14 @@ def mutator(target: str, words: list[Any]) -> Callable[[bytes, int, int], bytes]
         if rng.random() < 0.5:
             return bytes(atheris.Mutate(data, max_size))
         try:
-            if target == "sse":
+            if target == "cli":
+                out = mutate_cli(
+                    data,
+                    rng,
+                    lambda value: mutate_json(value, rng, words),
+                    lambda raw: bytes(atheris.Mutate(raw, max_size)),
+                )
+            elif target == "sse":
                 out = mutate_sse(data.decode("utf-8", "replace"), rng, words).encode("utf-8", "surrogatepass")
             else:
                 value = decode(data)
@@ -203,6 +216,9 @@ def one_input(target: str) -> Callable[[bytes], None]:
     """The function libFuzzer calls with each input."""
     check = TARGETS[target]
 
+    if target == "cli":
+        return check  # a file's bytes, whatever they are
+
     if target == "sse":
 
         def run_text(data: bytes) -> None:
@@ -221,11 +237,19 @@ def one_input(target: str) -> Callable[[bytes], None]:
 def seed_corpus(target: str, folder: Path) -> None:
     """Put the target's seeds into its corpus folder, each once (named by its hash)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for value in seeds(target):
-        data = (value if target == "sse" else json.dumps(value)).encode("utf-8", "surrogatepass")
+    for data in _seed_inputs(target):
         path = folder / f"seed-{hashlib.sha1(data).hexdigest()[:16]}"
         if not path.exists():
             path.write_bytes(data)
+
+
+def _seed_inputs(target: str) -> list[bytes]:
+    if target == "cli":
+        return cli_seeds(seeds("transcript"), {name: seeds(f"{name}_request") for name in SOURCES})
+    return [
+        (value if target == "sse" else json.dumps(value)).encode("utf-8", "surrogatepass")
+        for value in seeds(target)
+    ]
 
 
 def main(argv: list[str]) -> None:
@@ -256,6 +280,8 @@ def main(argv: list[str]) -> None:
         sources = [name for name in TARGETS if name.endswith("_stream")]
     elif provider in PROVIDERS:
         sources = [name for name in TARGETS if name.startswith(f"{provider}_")]
+    elif target == "cli":  # dataset lines, and every provider's request bodies for --from
+        sources = ["transcript", *(f"{name}_request" for name in PROVIDERS)]
     else:
         sources = [target, "openai_request", "openai_response"]
     words = sorted({*vocabulary([value for source in sources for value in seeds(source)]), *_FIELDS})

@@ -4,6 +4,7 @@ and the codecs' tool readers that ``convert --from`` uses."""
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import importlib
 import io
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import toolturns
 from toolturns import (
@@ -33,6 +36,7 @@ from toolturns import (
     openai,
 )
 from toolturns import _cli as cli
+from toolturns._errors import describe
 
 TOOLTURNS = Path(sys.executable).parent / "toolturns"
 PROVIDERS = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "ollama": ollama}
@@ -208,7 +212,8 @@ def test_check_bad_lines_are_problems_and_the_run_goes_on(
         f"{path}:3: line: invalid_json: is not JSON: Expecting ':' delimiter at character 13",
         f"{path}:4: line: invalid_json: is not JSON: NaN is not JSON",
         f"{path}:5: line: invalid_json: is not JSON: the number 1e999 is out of range",
-        f"{path}:6: line: invalid_json: is not JSON: nested too deeply to decode",
+        f"{path}:6: line: invalid_json: is not JSON toolturns reads: arrays and objects nest deeper than "
+        f"toolturns' limit (about {sys.getrecursionlimit()} levels, Python's recursion limit)",
         f"{path}:7: messages[1].tool_calls[0]: unanswered_call: call 'call_1' (get_weather) has no tool "
         "result before messages[2] (user); every call must be answered right after its assistant turn",
     ]
@@ -413,7 +418,7 @@ def test_check_missing_file_and_directory_exit_2_and_go_on(
         f"toolturns: {missing}: No such file or directory",
         f"toolturns: {tmp_path}: Is a directory",
     ]
-    assert summary(err) == "checked 1 transcript in T s: 1 with problems; 2 files not read"
+    assert summary(err) == "2 files not read; checked 1 transcript in T s: 1 with problems"
 
 
 def test_check_unreadable_file_exits_2(
@@ -922,7 +927,7 @@ def test_convert_io_errors_exit_2(
     assert status == 2
     assert json.loads(out) == gemini.to_request(GOOD)
     assert err.splitlines()[0] == f"toolturns: {tmp_path / 'missing.jsonl'}: No such file or directory"
-    assert summary(err) == "read 1 transcript in T s: 1 converted, 0 skipped; 1 file not read"
+    assert summary(err) == "1 file not read; read 1 transcript in T s: 1 converted, 0 skipped"
 
 
 def test_convert_progress_on_a_terminal(
@@ -1346,3 +1351,744 @@ def test_messages_name_the_flag_not_the_python_keyword(
     err = capsys.readouterr().err
     assert "--keep-invalid-arguments sends the text wrapped" in err
     assert "keep_invalid_arguments" not in err
+
+
+# -- hostile input: lines too long, memory that stays flat ---------------------------------------
+
+TOO_LONG = "is longer than %d bytes (toolturns' --max-line-bytes limit); skipped unread"
+
+
+def test_a_line_over_the_limit_is_a_problem_at_its_line_and_the_run_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A line longer than --max-line-bytes is line_too_long at its number; the rest of the file and the
+    other files are still read, and convert skips it with the same reason."""
+    long = {**line(GOOD), "padding": "x" * 5000}
+    first = write(tmp_path / "first.jsonl", line(GOOD), long, line(GOOD), line(UNANSWERED))
+    second = write(tmp_path / "second.jsonl", long, line(UNANSWERED))
+    status, out, err = call(capsys, "check", "--max-line-bytes", "4096", first, second)
+    assert status == 1
+    assert [text.split(": ")[:3] for text in out.splitlines()] == [
+        [f"{first}:2", "line", "line_too_long"],
+        [f"{first}:4", "messages[1].tool_calls[0]", "unanswered_call"],
+        [f"{second}:1", "line", "line_too_long"],
+        [f"{second}:2", "messages[1].tool_calls[0]", "unanswered_call"],
+    ]
+    assert out.splitlines()[0] == f"{first}:2: line: line_too_long: {TOO_LONG % 4096}"
+    assert summary(err) == "checked 6 transcripts in T s: 4 with problems"
+    status, out, err = call(capsys, "convert", "--to", "anthropic", "--max-line-bytes", "4096", first)
+    assert status == 1
+    assert len(out.splitlines()) == 3
+    assert err.splitlines()[0] == f"{first}:2: line: {TOO_LONG % 4096}"
+    assert call(capsys, "check", first)[1].count("line_too_long") == 0  # the default limit is far above
+
+
+@pytest.mark.parametrize(
+    ("data", "too_long"),
+    [
+        (b"[]" + b" " * 98 + b"\n", False),  # 100 bytes and its newline: at the limit
+        (b"[]" + b" " * 98 + b"\r\n", True),  # the carriage return is a byte of the line
+        (b"[]" + b" " * 98, False),  # the last line, without a newline
+        (b"[]" + b" " * 99 + b"\n", True),
+        (b"[]" + b" " * 99, True),
+    ],
+)
+def test_the_line_limit_counts_the_bytes_before_the_newline(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data: bytes, too_long: bool
+) -> None:
+    """--max-line-bytes N takes a line of N bytes (its newline not counted) and refuses N + 1."""
+    path = tmp_path / "data.jsonl"
+    path.write_bytes(b"[]\n" + data)
+    status, out, _ = call(capsys, "check", "--max-line-bytes", "100", str(path))
+    assert (status, out) == (1, f"{path}:2: line: line_too_long: {TOO_LONG % 100}\n") if too_long else (0, "")
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "ten", "1.5"])
+def test_max_line_bytes_must_be_a_positive_integer(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    """--max-line-bytes takes a whole number of bytes, at least 1: anything else is a usage error."""
+    status, out, err = call(capsys, "check", "--max-line-bytes", value, "x.jsonl")
+    assert (status, out) == (2, "")
+    assert "--max-line-bytes: must be a whole number of bytes, at least 1" in err
+
+
+def test_the_default_line_limit_is_documented() -> None:
+    """The default limit is 64 MiB, and docs/cli.md says so."""
+    assert cli.MAX_LINE_BYTES == 64 * 1024 * 1024
+    assert "64 MiB" in (Path(__file__).parent.parent / "docs" / "cli.md").read_text("utf-8")
+
+
+class Endless(io.RawIOBase):
+    """``size`` bytes of one byte value, made as they are read: a bounded /dev/zero."""
+
+    def __init__(self, size: int, byte: bytes = b"\0") -> None:
+        self.left = size
+        self.byte = byte
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        count = min(len(buffer), self.left)
+        buffer[:count] = self.byte * count
+        self.left -= count
+        return count
+
+
+def peak_bytes(monkeypatch: pytest.MonkeyPatch, source: Any, *argv: str) -> tuple[int, int, str]:
+    """main(argv) reading ``source`` as standard input: its status, its peak of traced memory, its stdout."""
+    import tracemalloc
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(source), encoding="utf-8"))
+    out = io.StringIO()
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", io.StringIO())
+    tracemalloc.start()
+    try:
+        status = cli.main(list(argv))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    return status, peak, out.getvalue()
+
+
+@pytest.mark.parametrize("compressed", [False, True], ids=["plain", "gzip"])
+def test_memory_stays_flat_on_a_line_that_never_ends(
+    monkeypatch: pytest.MonkeyPatch, compressed: bool
+) -> None:
+    """NUL bytes and no newline (a /dev/zero, a gzip bomb of zeros): reading 4x as much peaks at about the same
+    memory, the line is reported too long, and the run ends with its summary."""
+
+    def source(size: int) -> Any:
+        if not compressed:
+            return Endless(size)
+        return io.BytesIO(gzip.compress(b"\0" * size, compresslevel=1))
+
+    results = [
+        peak_bytes(monkeypatch, source(size), "check", "--max-line-bytes", "65536", "-")
+        for size in (4_000_000, 16_000_000)
+    ]
+    for status, _, out in results:
+        assert (status, out) == (1, f"<stdin>:1: line: line_too_long: {TOO_LONG % 65536}\n")
+    small, large = (peak for _, peak, _ in results)
+    assert large < small * 1.5 + 100_000, (small, large)
+
+
+def test_memory_stays_flat_on_many_long_lines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines over the limit, one after another: 4x as many peak at about the same memory, each is reported."""
+
+    def source(lines: int) -> Any:
+        return io.BytesIO((b"[" + b"1," * 50_000 + b"1]\n") * lines)
+
+    results = [
+        peak_bytes(monkeypatch, source(lines), "check", "--max-line-bytes", "1000", "-") for lines in (10, 40)
+    ]
+    assert [out.count("line_too_long") for _, _, out in results] == [10, 40]
+    small, large = (peak for _, peak, _ in results)
+    assert large < small * 1.5 + 100_000, (small, large)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ru_maxrss is in KiB on Linux")
+def test_script_memory_stays_flat_on_a_pipe_of_zeros(tmp_path: Path) -> None:
+    """The console script reading a pipe of NUL bytes with no newline (a bounded /dev/zero): 4x as much input
+    takes about the same peak memory, and the next file is still read."""
+    good = write(tmp_path / "good.jsonl", line(UNANSWERED))
+    feeder = "import sys; sys.stdout.buffer.write(bytes(int(sys.argv[1])))"
+    # Runs the command as its only child, its stdin a pipe from a feeder process (a grandchild of
+    # the wrapper, so not counted in ru_maxrss), and reports what it did as JSON.
+    wrapper = f"""
+import json, resource, subprocess, sys
+feed = subprocess.Popen([sys.executable, "-c", {feeder!r}, sys.argv[1]], stdout=subprocess.PIPE)
+run = subprocess.run(sys.argv[2:], stdin=feed.stdout, capture_output=True, text=True)
+feed.wait()
+print(json.dumps([run.returncode, run.stdout, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss]))
+"""
+
+    def peak(size: int) -> tuple[int, str, int]:
+        command = [str(TOOLTURNS), "check", "--max-line-bytes", "1048576", "-", good]
+        done = subprocess.run(
+            [sys.executable, "-c", wrapper, str(size), *command], capture_output=True, check=True, timeout=300
+        )
+        status, out, kib = json.loads(done.stdout)
+        return status, out, kib
+
+    small, large = peak(50_000_000), peak(200_000_000)
+    assert small[:2] == large[:2]
+    assert small[0] == 1
+    assert small[1].splitlines() == [
+        f"<stdin>:1: line: line_too_long: {TOO_LONG % 1048576}",
+        f"{good}:1: messages[1].tool_calls[0]: unanswered_call: call 'call_1' (get_weather) has no tool "
+        "result before messages[2] (user); every call must be answered right after its assistant turn",
+    ]
+    assert large[2] - small[2] < 10 * 1024, (small[2], large[2])
+
+
+# -- hostile input: a report no input can forge -------------------------------------------------------
+
+# Every untrusted string the text report shows: a tool name, a role, keys of a function and of a tool
+# definition, a call id, each with a newline that would start a forged report line, an ESC sequence,
+# and other characters that are not printable.
+FORGED = "\n/etc/passwd:1: line: invalid_json: forged\x1b[2J\x07\u2028\x85\u202e\ud800"
+_HOSTILE_LINES = [
+    {
+        "messages": [
+            {"role": "user", "content": "q"},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "c" + FORGED, "type": "function", "function": {"name": "f" + FORGED}}],
+            },
+            {"role": "user", "content": "again"},
+        ]
+    },
+    {"messages": [{"role": "r" + FORGED, "content": "x"}, {"role": "tool", "content": "t"}]},
+    {
+        "messages": [
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "k" + FORGED: 1}}],
+            }
+        ]
+    },
+    {
+        "messages": [{"role": "user", "content": "q"}],
+        "tools": [{"type": "function", "function": {"name": "f"}, "k" + FORGED: 1}],
+    },
+    {
+        "messages": [{"role": "user", "content": "q", "name": "n" + FORGED, "k" + FORGED: 1}],
+        "tools": [{"type": "function", "function": {"name": "f", "strict": True}}],
+    },
+    [{"role": "user", "content": "q"}, {"role": "tool", "tool_call_id": "id" + FORGED, "content": "t"}],
+]
+
+
+def hostile_file(tmp_path: Path, name: str = "data.jsonl") -> str:
+    path = tmp_path / name
+    path.write_bytes(b"".join(json.dumps(value).encode() + b"\n" for value in _HOSTILE_LINES))
+    return str(path)
+
+
+def assert_one_line_each(report: str, count: int) -> None:
+    """``count`` report lines, each printable: no control character, no line separator, no lone surrogate."""
+    lines = report.split("\n")
+    assert lines.pop() == ""
+    assert len(lines) == count, lines
+    for text in lines:
+        assert text.isprintable(), text
+        assert len(text.splitlines()) == 1
+
+
+@pytest.mark.parametrize("target", [None, *PROVIDERS])
+def test_the_text_report_escapes_every_untrusted_string(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str | None
+) -> None:
+    """Names, roles, keys and ids that hold newlines, ESC sequences or other unprintable characters are
+    escaped in the text report: one problem is always one line, as with --format json."""
+    path = hostile_file(tmp_path)
+    options = [] if target is None else ["--target", target]
+    status, out, _ = call(capsys, "check", "--format", "json", *options, path)
+    problems = [json.loads(text) for text in out.splitlines()]
+    assert status == 1
+    status, out, _ = call(capsys, "check", *options, path)
+    assert status == 1
+    assert_one_line_each(out, len(problems))
+    for text, problem in zip(out.splitlines(), problems, strict=True):
+        assert text.startswith(f"{path}:{problem['line']}: ")
+    assert "\\n/etc/passwd:1: line: invalid_json: forged\\x1b[2J\\x07\\u2028\\x85\\u202e" in out
+
+
+def test_the_unanswered_call_names_an_unprintable_tool_name_quoted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A call name that is not plain printable text is shown quoted and escaped in unanswered_call."""
+    path = hostile_file(tmp_path)
+    out = call(capsys, "check", path)[1]
+    assert out.splitlines()[0] == (
+        f"{path}:1: messages[1].tool_calls[0]: unanswered_call: call {describe('c' + FORGED)} "
+        f"({describe('f' + FORGED)}) has no tool result before messages[2] (user); every call must be "
+        "answered right after its assistant turn"
+    )
+
+
+def test_json_format_escapes_unprintable_characters_too(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--format json writes every character that is not printable as its JSON escape: the same values,
+    and lines that neither a terminal nor str.splitlines() can split."""
+    path = hostile_file(tmp_path)
+    status, out, _ = call(capsys, "check", "--format", "json", "--target", "gemini", path)
+    assert status == 1
+    lines = out.split("\n")[:-1]
+    assert_one_line_each(out, len(lines))
+    assert all(text.isascii() or text.isprintable() for text in lines)
+    assert any(FORGED in json.loads(text)["path"] for text in lines)
+
+
+def captured(*argv: str) -> tuple[int, str, str]:
+    """``main(argv)`` writing to StringIOs, which take any str (capsys' streams refuse a lone surrogate)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = cli.main(list(argv))
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_convert_escapes_its_skip_and_drop_reports(tmp_path: Path) -> None:
+    """convert's skipped lines and --drop-unsupported's dropped keys are one escaped line each."""
+    path = hostile_file(tmp_path)
+    for target in PROVIDERS:
+        for drop in ([], ["--drop-unsupported"]):
+            status, out, err = captured("convert", "--to", target, *drop, path)
+            assert status in (0, 1)
+            reports = err.split("\n")[:-2]  # the summary last
+            assert_one_line_each("".join(text + "\n" for text in reports), len(reports))
+            assert all(text.startswith(f"{path}:") for text in reports)
+            assert len(out.splitlines()) + sum(": dropped " not in text for text in reports) == len(
+                _HOSTILE_LINES
+            )
+    reported = captured("convert", "--to", "gemini", "--drop-unsupported", path)[2].splitlines()
+    assert f"{path}:5: messages[0].name: dropped the name {'n' + FORGED!r}" in reported
+    key = json.dumps("k" + FORGED, ensure_ascii=False).replace("\u2028", "\\u2028").replace("\x85", "\\x85")
+    key = key.replace("\u202e", "\\u202e").replace("\ud800", "\\ud800")
+    assert f"{path}:5: messages[0][{key}]: dropped the key {'k' + FORGED!r}" in reported
+
+
+def test_file_names_are_escaped_in_every_report(tmp_path: Path) -> None:
+    """A file name with a newline or an ESC sequence is escaped where it is shown: problems, unreadable files."""
+    path = hostile_file(tmp_path, "a\nb\x1b[2J.jsonl")
+    shown = path.replace("\n", "\\n").replace("\x1b", "\\x1b")
+    status, out, err = captured("check", path, path + "\n.missing")
+    assert status == 2
+    assert out.splitlines()[0].startswith(f"{shown}:1: ")
+    assert err.splitlines()[0] == f"toolturns: {shown}\\n.missing: No such file or directory"
+    status, _, err = captured("convert", "--to", "openai", path)
+    assert err.splitlines()[0].startswith(f"{shown}:2: ")
+
+
+def test_problem_messages_shorten_long_values() -> None:
+    """A 1 MB id, name or role is shown cut, as MessageError shows values: a message stays short."""
+    from toolturns import check_transcript
+
+    huge = "x" * 1_000_000
+    calls = [ToolCall(huge + "1", huge), ToolCall(huge + "2", "get_weather")]
+    messages: list[object] = [
+        ChatMessage.user("q"),
+        ChatMessage.assistant_tool_calls(calls),
+        {"role": "tool", "tool_call_id": huge + "1", "content": "r", "name": "get_time"},
+        {"role": huge, "content": 5},
+        ChatMessage.tool_result(huge + "3", "r"),
+        ChatMessage.tool_result(huge + "1", "r"),
+        ChatMessage.assistant_tool_calls([ToolCall(huge + "2", "get_weather")]),
+    ]
+    tools = [Tool(huge[:64]), Tool(huge[:64]), {"type": "function", "function": {"name": "f"}, "cache": huge}]
+    for target in (None, *PROVIDERS):
+        problems = check_transcript(messages, tools=tools, target=target, allow_pending=False)
+        codes = {problem.code for problem in problems}
+        assert {"unanswered_call", "orphan_result", "duplicate_result", "duplicate_call_id"} <= codes
+        assert {"result_name_mismatch", "unknown_tool", "duplicate_tool", "invalid_message"} <= codes
+        for problem in problems:
+            assert len(problem.message) < 600, (problem.code, problem.message[:200])
+            assert len(problem.path) < 200, problem.path[:200]
+
+
+# -- hostile input: the edges of the command line ------------------------------------------------------
+
+
+def test_check_quiet_with_stdout_closed_gives_the_verdict(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Started with stdout closed (>&-), --quiet writes nothing there: the status is the verdict. A run that
+    must write there fails as an I/O error (2), without a traceback."""
+    path = write(tmp_path / "data.jsonl", line(UNANSWERED))
+    monkeypatch.setattr(sys, "stdout", None)
+    for argv, status in (
+        (["check", "-q", path], 1),
+        (["check", path], 2),
+        (["convert", "--to", "openai", path], 2),
+    ):
+        monkeypatch.setattr(sys, "argv", ["toolturns", *argv])
+        with pytest.raises(SystemExit) as stop:
+            cli.run()
+        assert stop.value.code == status
+        err = capsys.readouterr().err
+        assert "Traceback" not in err
+        assert err == ("" if status == 1 else "toolturns: standard output is closed\n")
+
+
+def test_script_with_stdout_closed(tmp_path: Path) -> None:
+    """The console script with its stdout closed: check -q exits with the verdict, 1."""
+    path = write(tmp_path / "data.jsonl", line(UNANSWERED))
+    run = subprocess.run(
+        ["sh", "-c", 'exec "$0" "$@" >&-', str(TOOLTURNS), "check", "-q", path],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert (run.returncode, run.stderr) == (1, "")
+
+
+@pytest.mark.parametrize(
+    ("name", "reason"),
+    [
+        ("a\0b.jsonl", "is not a file name: it holds a NUL byte"),
+        ("a\ud800b.jsonl", "is not a file name: the file system cannot spell '\\ud800'"),
+    ],
+)
+def test_main_reports_a_name_no_file_can_have_and_goes_on(tmp_path: Path, name: str, reason: str) -> None:
+    """main() given a file name with a NUL byte or a lone surrogate reports it as not read and reads the rest."""
+    good = write(tmp_path / "data.jsonl", line(UNANSWERED))
+    status, out, err = captured("check", name, good)
+    assert status == 2
+    assert out.startswith(f"{good}:1: messages[1].tool_calls[0]: unanswered_call: ")
+    shown = name.replace("\0", "\\x00").replace("\ud800", "\\ud800")
+    assert err.splitlines()[0] == f"toolturns: {shown}: {reason}"
+    assert summary(err) == "1 file not read; checked 1 transcript in T s: 1 with problems"
+
+
+@pytest.mark.parametrize("blank", [b"\x0b", b"\x0c", b" \x0c ", b"\x1c", b"\x85"])
+def test_only_json_white_space_makes_a_blank_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], blank: bytes
+) -> None:
+    """A line of vertical tabs or form feeds is not blank (JSON's white space is space, tab, CR, LF): it is
+    invalid JSON, at its line."""
+    path = tmp_path / "data.jsonl"
+    path.write_bytes(b" \t\r\n" + blank + b"\n" + jsonl(line(GOOD)))
+    status, out, err = call(capsys, "check", str(path))
+    assert status == 1
+    assert out.startswith(f"{path}:2: line: invalid_json: ")
+    assert summary(err) == "checked 2 transcripts in T s: 1 with problems"
+
+
+def test_a_line_of_form_feeds_is_not_json_at_its_first_character(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The reason names the character: white space to Python's str.strip() is not JSON's."""
+    path = write(tmp_path / "data.jsonl", b"\x0c\x0c")
+    assert (
+        call(capsys, "check", path)[1]
+        == f"{path}:1: line: invalid_json: is not JSON: Expecting value at character 1\n"
+    )
+
+
+DUPLICATE = (
+    "is a key its object already has: JSON readers keep one of the values (Python's the last), so the line does "
+    "not say one thing"
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "path"),
+    [
+        ('{"messages": [{"role": "user", "role": "assistant", "content": "x"}]}', "messages[0].role"),
+        ('{"messages": [], "messages": [{"role": "user", "content": "x"}]}', "messages"),
+        ('[{"role": "user", "content": "x", "content": "y"}]', "messages[0].content"),
+        (
+            '{"messages": [{"role": "user", "content": "x"}], "tools": [{"a b": 1, "a b": 2}]}',
+            'tools[0]["a b"]',
+        ),
+        # the first repeat in the order of the text, not the first object to close
+        ('{"a": 1, "a": {"x": 1, "x": 2}, "messages": []}', "a"),
+        ('{"a": {"x": 1, "x": 2}, "b": 1, "b": 2, "messages": []}', "a.x"),
+        ('{"messages": [[{"k": [{"z": 0, "z": 0}]}]]}', "messages[0][0].k[0].z"),
+        ('  {"messages":[{"role":"user","content":"x","role" : "user"}]}  ', "messages[0].role"),
+    ],
+)
+def test_check_reports_a_repeated_key_and_convert_refuses_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, path: str
+) -> None:
+    """A key repeated in an object is duplicate_key at the first repeat, with its path; convert skips the line."""
+    file = write(tmp_path / "data.jsonl", text)
+    assert call(capsys, "check", file)[:2] == (1, f"{file}:1: {path}: duplicate_key: {DUPLICATE}\n")
+    status, out, err = call(capsys, "convert", "--to", "anthropic", file)
+    assert (status, out, err.splitlines()[0]) == (1, "", f"{file}:1: {path}: {DUPLICATE}")
+
+
+def test_a_repeated_key_is_found_on_a_line_like_the_last(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Tools sent again with every line are read fast; a repeat inside them, or around them, is still found."""
+    tools = json.dumps([openai.tool_definition(WEATHER)])
+    messages = json.dumps([m.to_wire() for m in GOOD])
+    repeated = tools.replace('"type": "function"', '"type": "function", "type": "function"', 1)
+    assert repeated != tools
+    lines = [
+        f'{{"messages": {messages}, "tools": {tools}}}',
+        f'{{"messages": {messages}, "tools": {tools}}}',
+        f'{{"messages": {messages}, "tools": {repeated}}}',
+        f'{{"messages": {messages}, "tools": {tools}, "tools": {tools}}}',
+        f'{{"messages": {messages}, "tools": {tools}}}',
+        f'{{"messages": {messages}, "tools": {tools} , "x": 1, "x": 2}}',
+        f'{{"messages": {messages}, "tools": {tools}}} ',
+    ]
+    path = write(tmp_path / "data.jsonl", *lines)
+    status, out, _ = call(capsys, "check", path)
+    assert status == 1
+    assert [text.split(": ")[:3] for text in out.splitlines()] == [
+        [f"{path}:3", "tools[0].type", "duplicate_key"],
+        [f"{path}:4", "tools", "duplicate_key"],
+        [f"{path}:6", "x", "duplicate_key"],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            '{"messages": [{"role": "user", "content": "x", "n": ' + "7" * 5000 + "}]}",
+            "is not JSON toolturns reads: an integer of 5000 digits, over toolturns' limit of 4300 digits",
+        ),
+        (
+            '[{"role": "user", "content": "x", "n": -' + "7" * 4301 + "}]",
+            "is not JSON toolturns reads: an integer of 4301 digits, over toolturns' limit of 4300 digits",
+        ),
+        (
+            '{"messages": ' + "[" * 990 + "]" * 990 + "}",
+            "is not JSON toolturns reads: arrays and objects nest deeper than toolturns' limit (about "
+            f"{sys.getrecursionlimit()} levels, Python's recursion limit)",
+        ),
+    ],
+)
+def test_limits_are_named_as_toolturns_limits(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, message: str
+) -> None:
+    """A 5000-digit integer or ~990 levels of nesting say which limit was hit, and that it is toolturns',
+    with no advice meant for Python programmers."""
+    path = write(tmp_path / "data.jsonl", text)
+    status, out, _ = call(capsys, "check", path)
+    assert (status, out) == (1, f"{path}:1: line: invalid_json: {message}\n")
+    assert "sys.set_int_max_str_digits" not in out
+    assert (
+        call(
+            capsys,
+            "check",
+            write(tmp_path / "ok.jsonl", '[{"role": "user", "content": "x", "n": ' + "7" * 4300 + "}]"),
+        )[0]
+        == 0
+    )
+
+
+def test_no_arguments_prints_the_help_and_exits_2(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``toolturns`` alone prints the whole help on stderr, and exits 2: 0 would read as "nothing found"."""
+    status, out, err = call(capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith("usage: toolturns")
+    assert "check     report every problem" in err
+    assert "convert   write each transcript" in err
+    assert "docs/cli.md" in err
+    monkeypatch.setattr(sys, "argv", ["toolturns"])
+    assert cli.main() == 2
+
+
+@pytest.mark.parametrize("command", ["check", "convert"])
+def test_each_command_help_has_examples_and_the_docs(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    """``toolturns check --help`` and ``convert --help`` show examples, the exit statuses and where the docs are."""
+    status, out, _ = call(capsys, command, "--help")
+    assert status == 0
+    assert "\nexamples:\n" in out
+    assert f"\n  toolturns {command} " in out
+    assert "exit status: 0" in out
+    assert "docs/cli.md" in out
+    assert "--max-line-bytes N" in out
+
+
+def test_the_summary_starts_with_the_files_not_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A run that could not read a file says so in the summary's first words: the counts are not the whole."""
+    good = write(tmp_path / "data.jsonl", line(GOOD))
+    missing = str(tmp_path / "missing.jsonl")
+    assert summary(call(capsys, "check", missing, good, missing)[2]) == (
+        "2 files not read; checked 1 transcript in T s: no problems"
+    )
+    assert summary(call(capsys, "convert", "--to", "openai", missing, good)[2]) == (
+        "1 file not read; read 1 transcript in T s: 1 converted, 0 skipped"
+    )
+
+
+# -- the fast reading of a line never misses a repeated key ---------------------------------------------
+
+
+class Obj(list):  # type: ignore[type-arg]
+    """An object as the generator builds it: (key, value) pairs, a key possibly repeated."""
+
+
+_KEYS = st.sampled_from(["a", "role", "a b", "é", ":", "\\u003a"])
+_TOP_KEYS = st.lists(st.sampled_from(["messages", "tools", "x", "a"]), max_size=3)
+_STRINGS = st.text(alphabet=':{}[]",\\ ab\u003a', max_size=4)
+_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), _STRINGS)
+
+
+def _values(leaves: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    return st.recursive(
+        leaves,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3), st.lists(st.tuples(_KEYS, inner), max_size=4).map(Obj)
+        ),
+        max_leaves=10,
+    )
+
+
+@st.composite
+def _dumped(draw: st.DrawFn, value: Any) -> str:
+    """``value`` as JSON text in a layout drawn for each place: compact, spaced, with newlines and tabs."""
+    space = st.sampled_from(["", "", " ", "\t", "\n ", "\r\n"])
+    if isinstance(value, Obj):
+        items = [
+            draw(space)
+            + _key(key, escaped=draw(st.booleans()))
+            + draw(space)
+            + ":"
+            + draw(space)
+            + draw(_dumped(item))
+            for key, item in value
+        ]
+        return "{" + ",".join(items) + draw(space) + "}"
+    if isinstance(value, list):
+        return "[" + ",".join(draw(space) + draw(_dumped(item)) for item in value) + draw(space) + "]"
+    return json.dumps(value, ensure_ascii=draw(st.booleans()))
+
+
+def _key(key: str, *, escaped: bool) -> str:
+    """A key as JSON text, its colons escaped when ``escaped``: the same key, spelled another way."""
+    text = json.dumps(key)
+    return text.replace(":", "\\u003a") if escaped else text
+
+
+@st.composite
+def _lines(draw: st.DrawFn) -> list[str]:
+    """A few lines sharing top-level values (as a dataset's tools are), their keys repeated here and there."""
+    shared = draw(st.lists(_values(_LEAVES), min_size=1, max_size=3))
+    texts = [draw(_dumped(value)) for value in shared]
+    lines = []
+    for _ in range(draw(st.integers(1, 5))):
+        if draw(st.integers(0, 9)) == 0:
+            lines.append(draw(_dumped(draw(_values(_LEAVES)))))
+            continue
+        keys = draw(_TOP_KEYS)
+        values = [
+            draw(st.sampled_from(texts)) if draw(st.booleans()) else draw(_dumped(draw(_values(_LEAVES))))
+            for _ in keys
+        ]
+        pairs = [f"{json.dumps(key)}:{value}" for key, value in zip(keys, values, strict=True)]
+        lines.append(
+            draw(st.sampled_from(["", " "]))
+            + "{"
+            + ",".join(pairs)
+            + "}"
+            + draw(st.sampled_from(["", " ", "\n"]))
+        )
+    return lines
+
+
+def _first_repeat(text: str) -> str | None:
+    """The reference: the path of the first key an object already has, in text order, read recursively."""
+    from toolturns._json import join_key
+
+    def walk(node: Any, path: str) -> str | None:
+        if isinstance(node, Obj):
+            seen = set()
+            for key, child in node:
+                if key in seen:
+                    return join_key(path, key)
+                seen.add(key)
+                found = walk(child, join_key(path, key))
+                if found is not None:
+                    return found
+        elif isinstance(node, list):
+            for index, child in enumerate(node):
+                found = walk(child, join_key(path, index))
+                if found is not None:
+                    return found
+        return None
+
+    value = json.loads(text, object_pairs_hook=Obj)
+    return walk(value, "" if isinstance(value, Obj) else "messages")
+
+
+@given(_lines())
+@settings(max_examples=400, deadline=None)
+def test_the_fast_reading_never_misses_a_repeated_key(lines: list[str]) -> None:
+    """Line after line (the fast reading remembers the last line's top-level values), a line gives its value
+    when no key repeats, and duplicate_key at the first repeat when one does, whatever the layout."""
+    decoded = cli._Decoder(cli.MAX_LINE_BYTES)
+    for text in lines:
+        repeat = _first_repeat(text)
+        if repeat is None:
+            assert decoded(text.encode()) == json.loads(text)
+        else:
+            with pytest.raises(cli._BadLine) as refused:
+                decoded(text.encode())
+            assert (refused.value.code, refused.value.path) == ("duplicate_key", repeat), text
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ('{"messages": []} x', "Extra data at character 18"),
+        ("[] []", "Extra data at character 4"),
+        ('{"messages": [] "tools": []}', "Expecting ',' delimiter at character 17"),
+        ('{"messages": [], }', "Expecting property name enclosed in double quotes at character 18"),
+        ('{"messages" []}', "Expecting ':' delimiter at character 13"),
+        ('{"messages": [}', "Expecting value at character 15"),
+        ('{"messages": []', "Expecting ',' delimiter at the end of the line"),
+        ('{"messages', "Invalid control character at the end of the line"),  # the newline, in the string
+        ('{"messages": ["\\x"]}', "Invalid \\escape at character 16"),
+        ("{", "Expecting property name enclosed in double quotes at the end of the line"),
+        ("{}", None),
+        ("5", None),
+    ],
+)
+def test_a_line_that_is_not_json_says_what_json_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, reason: str | None
+) -> None:
+    """The reason a line is not JSON is the decoder's, where it found it, however the line was read."""
+    path = write(tmp_path / "data.jsonl", text)
+    out = call(capsys, "check", path)[1]
+    if reason is None:
+        assert ": not_a_transcript: " in out
+    else:
+        assert out == f"{path}:1: line: invalid_json: is not JSON: {reason}\n"
+
+
+def test_each_provider_takes_its_own_tool_names_through_convert(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Fuzz finding (cli, a wrong invariant): Ollama's bodies read back to Ollama, but a tool name Ollama
+    takes and OpenAI does not (a colon in it) skips that line on the way to OpenAI, with its path."""
+    body = {
+        "messages": [{"role": "user", "content": "Flights?"}],
+        "tools": [
+            {"type": "function", "function": {"name": ":search_flights", "parameters": {"type": "object"}}}
+        ],
+    }
+    path = write(tmp_path / "ollama.jsonl", body)
+    status, out, _ = call(capsys, "convert", "--from", "ollama", "--to", "ollama", path)
+    assert status == 0
+    assert json.loads(out)["tools"][0]["function"]["name"] == ":search_flights"
+    status, out, err = call(capsys, "convert", "--from", "ollama", "--to", "openai", path)
+    assert (status, out) == (1, "")
+    assert err.splitlines()[0] == (
+        f"{path}:1: tools[0].name: must match ^[a-zA-Z0-9_-]{{1,64}}$ for openai, got ':search_flights'"
+    )
+
+
+def test_a_line_of_white_space_over_the_limit_is_too_long(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Fuzz finding (cli, a wrong invariant): a line over --max-line-bytes is not read to see whether it is
+    blank, so even one of spaces is line_too_long, and counted as a transcript; a shorter one is blank."""
+    path = tmp_path / "data.jsonl"
+    path.write_bytes(b" " * 1025 + b"\n" + b" " * 1024 + b"\n" + jsonl(line(GOOD)) + b" " * 1100)
+    status, out, err = call(capsys, "check", "--max-line-bytes", "1024", str(path))
+    assert (status, out.splitlines()) == (
+        1,
+        [
+            f"{path}:1: line: line_too_long: {TOO_LONG % 1024}",
+            f"{path}:4: line: line_too_long: {TOO_LONG % 1024}",
+        ],
+    )
+    assert summary(err) == "checked 3 transcripts in T s: 2 with problems"

@@ -19,10 +19,12 @@ CLEAN = EXAMPLES / "transcripts.jsonl"
 BROKEN = EXAMPLES / "broken.jsonl"
 
 #: Every code docs/transcripts.md and docs/cli.md list; ``not_convertible`` can only
-#: come from ChatMessage values built in code (provider_data), never from a JSONL line.
+#: come from ChatMessage values built in code (provider_data), never from a JSONL line,
+#: and ``line_too_long`` needs a line over ``--max-line-bytes`` (64 MiB by default).
 CODES = {
     "invalid_json",
     "not_a_transcript",
+    "duplicate_key",
     "invalid_message",
     "legacy_function_call",
     "result_name_mismatch",

@@ -16,17 +16,18 @@ import errno
 import gzip
 import json
 import os
+import re
 import sys
 import traceback
 import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from time import monotonic
-from typing import Any, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO, cast
 
 from . import __version__
-from ._errors import InvalidTranscript, MessageError
-from ._json import JSON, decode, json_kind
+from ._errors import InvalidTranscript, MessageError, describe
+from ._json import _DECODER, _SCAN, JSON, join_key, json_kind
 from ._transcript import Problem, check_transcript
 from .providers import PROVIDERS
 
@@ -37,6 +38,14 @@ _CLEAN, _FOUND, _TROUBLE = 0, 1, 2
 
 #: Seconds between two redraws of the progress line.
 PROGRESS_EVERY = 0.2
+
+#: The longest line read, in bytes, its line end not counted (``--max-line-bytes``):
+#: twice the largest request a provider takes (Anthropic's 32 MB), so that any
+#: line a provider could be sent is read, while one line never holds more memory.
+MAX_LINE_BYTES = 64 * 1024 * 1024
+
+# Bytes read at a time while skipping the rest of a line over the limit.
+_SKIP_CHUNK = 1024 * 1024
 
 # Decoded lines are written back compact and in UTF-8, as they are usually read.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
@@ -59,8 +68,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         not be read.
     """
     parser = _parser()
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if not arguments:
+        # No command is a usage error (status 0 would say "nothing found"), but
+        # the whole help says more than argparse's one line about it.
+        parser.print_help(sys.stderr)
+        return _TROUBLE
     try:
-        options = parser.parse_args(argv)
+        options = parser.parse_args(arguments)
     except SystemExit as stop:
         # argparse exits on --help, --version and usage errors; a caller in
         # the same process gets the status instead of a SystemExit.
@@ -82,7 +97,8 @@ def run() -> NoReturn:
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     try:
         status = main()
-        sys.stdout.flush()  # a closed pipe shows here, not in a traceback at exit
+        if sys.stdout is not None:  # None: started with stdout closed (>&-); main() said so if it wrote
+            sys.stdout.flush()  # a closed pipe shows here, not in a traceback at exit
     except BrokenPipeError:
         # The reader went away (toolturns check ... | head): the run did not
         # finish. Point stdout at /dev/null so the flush at exit stays quiet.
@@ -101,11 +117,35 @@ def run() -> NoReturn:
     sys.exit(status)
 
 
+_DOCS = "Documentation: docs/cli.md in the toolturns source (the sdist and the repository)."
+
+_CHECK_EXAMPLES = """\
+examples:
+  toolturns check data.jsonl                         # every problem, one line each
+  toolturns check --target anthropic data.jsonl.gz   # add Anthropic's own rules
+  zcat logs-*.jsonl.gz | toolturns check -           # standard input
+  toolturns check --format json data.jsonl > problems.jsonl
+  toolturns check --quiet data.jsonl && echo clean   # the exit status only
+
+exit status: 0 no problems, 1 problems found, 2 usage error or a file not read.
+"""
+
+_CONVERT_EXAMPLES = """\
+examples:
+  toolturns convert --to gemini data.jsonl > gemini.jsonl
+  toolturns convert --from anthropic --to openai requests.jsonl > openai.jsonl
+  toolturns convert --to ollama --drop-unsupported data.jsonl > ollama.jsonl
+
+exit status: 0 every line converted, 1 lines skipped, 2 usage error or a file not read.
+"""
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="toolturns",
         description="Check and convert JSONL files of chat transcripts with tool calls.",
-        epilog="Exit status: 0 nothing found, 1 problems found or lines skipped, 2 usage or I/O error.",
+        epilog="Exit status: 0 nothing found, 1 problems found or lines skipped, 2 usage or I/O error. "
+        "Run 'toolturns COMMAND --help' for examples. " + _DOCS,
     )
     parser.add_argument("--version", action="version", version=f"toolturns {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
@@ -114,6 +154,8 @@ def _parser() -> argparse.ArgumentParser:
         "check",
         help="report every problem a provider would refuse, one line each",
         description="Report every problem of each transcript, one line each, on standard output.",
+        epilog=_CHECK_EXAMPLES + "\n" + _DOCS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     check.set_defaults(command=_check)
     check.add_argument("--target", choices=tuple(PROVIDERS), help="add that provider's own rules")
@@ -140,6 +182,8 @@ def _parser() -> argparse.ArgumentParser:
         "convert",
         help="write each transcript as a provider's request body, one per line",
         description="Write each transcript as a native request body (messages and tools), one per line.",
+        epilog=_CONVERT_EXAMPLES + "\n" + _DOCS,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     convert.set_defaults(command=_convert)
     convert.add_argument(
@@ -169,6 +213,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_files(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
+        "--max-line-bytes",
+        type=_line_limit,
+        default=MAX_LINE_BYTES,
+        metavar="N",
+        help=f"a longer line is reported (line_too_long) and skipped unread (default: {MAX_LINE_BYTES}, 64 MiB)",
+    )
+    parser.add_argument(
         "files",
         nargs="+",
         metavar="FILE",
@@ -176,19 +227,30 @@ def _add_files(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_DIGITS = re.compile(r"[0-9]{1,30}")
+
+
+def _line_limit(text: str) -> int:
+    """The value of --max-line-bytes: a whole number of bytes, at least 1."""
+    if not _DIGITS.fullmatch(text) or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number of bytes, at least 1, got {text!r}")
+    return int(text)
+
+
 # -- check -------------------------------------------------------------------------------
 
 
 def _check(options: argparse.Namespace) -> int:
-    write = sys.stdout.write
+    write = _output()
     as_json = options.format == "json"
     counts = _Counts()
     progress = _Progress(sys.stderr, enabled=not options.quiet)
+    decoded = _Decoder(options.max_line_bytes)
     for name in options.files:
         shown = _shown(name)
         try:
-            for number, raw in _lines(name, progress, counts):
-                problems = _problems(raw, number, options.target, not options.no_pending)
+            for number, raw in _lines(name, options.max_line_bytes, progress, counts):
+                problems = _problems(decoded, raw, options.target, not options.no_pending)
                 if not problems:
                     continue
                 counts.failed += 1
@@ -196,31 +258,58 @@ def _check(options: argparse.Namespace) -> int:
                     continue
                 progress.clear()
                 for problem in problems:
-                    write(_json_line(shown, number, problem) if as_json else f"{shown}:{number}: {problem}\n")
+                    write(
+                        _json_line(shown, number, problem)
+                        if as_json
+                        else _report(f"{shown}:{number}: {problem}")
+                    )
         except _UnreadableFile as error:
             counts.unreadable += 1
             progress.clear()
-            sys.stderr.write(f"toolturns: {shown}: {error}\n")
+            sys.stderr.write(_report(f"toolturns: {shown}: {error}"))
     progress.clear()
     if not options.quiet:
         found = f"{counts.failed} with problems" if counts.failed else "no problems"
-        sys.stderr.write(f"checked {_count(counts.lines, 'transcript')} in {counts.elapsed()}: {found}")
-        sys.stderr.write(_not_read(counts) + "\n")
+        sys.stderr.write(
+            f"{_not_read(counts)}checked {_count(counts.lines, 'transcript')} in {counts.elapsed()}: {found}\n"
+        )
     if counts.unreadable:
         return _TROUBLE
     return _FOUND if counts.failed else _CLEAN
 
 
-def _problems(raw: bytes, number: int, target: str | None, allow_pending: bool) -> list[Problem]:
+def _problems(decoded: _Decoder, raw: bytes | None, target: str | None, allow_pending: bool) -> list[Problem]:
     """The problems of one line: of the line itself, or of the transcript it holds."""
     try:
-        messages, tools = _transcript(_decoded(raw))
+        messages, tools = _transcript(decoded(raw))
         problems = check_transcript(messages, target=target, tools=tools, allow_pending=allow_pending)
         return [_in_cli_words(problem) for problem in problems]
     except _BadLine as error:
         return [Problem(None, error.path, error.code, error.message)]
     except InvalidTranscript as error:  # the line's shape is checked first; this is a safety net
         return [Problem(None, error.path or "line", "not_a_transcript", error.reason)]
+
+
+def _output() -> Callable[[str], object]:
+    """How to write to standard output; when it is closed (``>&-``), a write is an I/O error,
+    so that a run that writes nothing there (``--quiet``) still gives its verdict."""
+    if sys.stdout is not None:
+        return sys.stdout.write
+
+    def closed(text: str) -> NoReturn:
+        raise OSError(errno.EBADF, "standard output is closed")
+
+    return closed
+
+
+def _report(line: str) -> str:
+    """One line of a text report, every character that is not printable (controls, line and
+    paragraph separators, bidirectional overrides, lone surrogates) escaped as repr() escapes it
+    (``\\n``, ``\\x1b``, ``\\u2028``): a name, key or id from a file cannot start another line
+    or reach the terminal as a control sequence."""
+    if not line.isprintable():
+        line = "".join(char if char.isprintable() else repr(char)[1:-1] for char in line)
+    return line + "\n"
 
 
 # A message written for Python callers names the keyword; the command line's
@@ -255,22 +344,37 @@ def _json_line(shown: str, number: int, problem: Problem) -> str:
         "code": problem.code,
         "message": problem.message,
     }
-    return _ENCODER.encode(fields) + "\n"
+    return _json_text(fields)
+
+
+def _json_text(value: object) -> str:
+    """``value`` as one compact line of JSON and its newline, every character that is not
+    printable as its escape: the encoder escapes the C0 controls, this the rest (DEL, C1
+    controls such as CSI, line separators, bidirectional overrides, lone surrogates), so that
+    neither a terminal nor ``str.splitlines()`` can take the line apart. The value is the same."""
+    line = _ENCODER.encode(value)
+    if not line.isprintable():
+        line = "".join(char if char.isprintable() else _ASCII.encode(char)[1:-1] for char in line)
+    return line + "\n"
+
+
+_ASCII = json.JSONEncoder()  # ensure_ascii: the \\uXXXX escape (a surrogate pair beyond U+FFFF)
 
 
 # -- convert -----------------------------------------------------------------------------
 
 
 def _convert(options: argparse.Namespace) -> int:
-    write = sys.stdout.write
+    write = _output()
     counts = _Counts()
     progress = _Progress(sys.stderr, enabled=True)
+    decoded = _Decoder(options.max_line_bytes)
     for name in options.files:
         shown = _shown(name)
         try:
-            for number, raw in _lines(name, progress, counts):
+            for number, raw in _lines(name, options.max_line_bytes, progress, counts):
                 try:
-                    body, dropped = _converted(raw, number, options)
+                    body, dropped = _converted(decoded(raw), options)
                 except _BadLine as error:
                     where, reason = error.path, error.message
                 except MessageError as error:
@@ -278,33 +382,30 @@ def _convert(options: argparse.Namespace) -> int:
                 else:
                     progress.clear()  # stdout may be the same terminal
                     for path, what in dropped:
-                        sys.stderr.write(f"{shown}:{number}: {path}: dropped {what}\n")
-                    write(_ENCODER.encode(body) + "\n")
+                        sys.stderr.write(_report(f"{shown}:{number}: {path}: dropped {what}"))
+                    write(_json_text(body))
                     continue
                 counts.failed += 1
                 progress.clear()
-                sys.stderr.write(f"{shown}:{number}: {where}: {reason}\n")
+                sys.stderr.write(_report(f"{shown}:{number}: {where}: {reason}"))
         except _UnreadableFile as error:
             counts.unreadable += 1
             progress.clear()
-            sys.stderr.write(f"toolturns: {shown}: {error}\n")
+            sys.stderr.write(_report(f"toolturns: {shown}: {error}"))
     progress.clear()
     written = counts.lines - counts.failed
     sys.stderr.write(
-        f"read {_count(counts.lines, 'transcript')} in {counts.elapsed()}: "
-        f"{written} converted, {counts.failed} skipped{_not_read(counts)}\n"
+        f"{_not_read(counts)}read {_count(counts.lines, 'transcript')} in {counts.elapsed()}: "
+        f"{written} converted, {counts.failed} skipped\n"
     )
     if counts.unreadable:
         return _TROUBLE
     return _FOUND if counts.failed else _CLEAN
 
 
-def _converted(
-    raw: bytes, number: int, options: argparse.Namespace
-) -> tuple[dict[str, Any], list[tuple[str, str]]]:
-    """One line as the request body of ``options.target`` (its messages and tools, nothing else),
-    and what ``--drop-unsupported`` left out of it, as (path, what)."""
-    value = _decoded(raw)
+def _converted(value: JSON, options: argparse.Namespace) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+    """One line's value as the request body of ``options.target`` (its messages and tools, nothing
+    else), and what ``--drop-unsupported`` left out of it, as (path, what)."""
     source: str = options.source
     messages: JSON
     tools: JSON
@@ -339,7 +440,7 @@ class _UnreadableFile(Exception):
 
 
 class _BadLine(Exception):
-    """A line that holds no transcript: not UTF-8, not JSON, or not the shape of one."""
+    """A line that holds no transcript: too long, not UTF-8, not JSON, or not the shape of one."""
 
     def __init__(self, path: str, code: str, message: str) -> None:
         super().__init__(path, code, message)
@@ -355,8 +456,8 @@ def _shown(name: str) -> str:
 _GZIP_MAGIC = b"\x1f\x8b"
 
 
-def _binary_input(name: str, files: ExitStack) -> Iterable[bytes]:
-    """The bytes of a file or of standard input (``-``), decompressed when they are gzip.
+def _binary_input(name: str, files: ExitStack) -> Any:
+    """The bytes of a file or of standard input (``-``), decompressed when they are gzip: a binary stream.
 
     Gzip is recognised by its first two bytes, not by the name: ``DATA.JSONL.GZ``
     and ``zcat``-less pipes (``toolturns check - < data.gz``) work too.
@@ -366,19 +467,33 @@ def _binary_input(name: str, files: ExitStack) -> Iterable[bytes]:
             raise OSError(errno.EBADF, "standard input is closed")
         stream: Any = sys.stdin.buffer  # not closed here: it is the process's
     else:
-        stream = files.enter_context(open(name, "rb"))  # noqa: SIM115 - closed by the ExitStack
+        try:
+            stream = files.enter_context(open(name, "rb"))  # noqa: SIM115 - closed by the ExitStack
+        except ValueError as error:  # main(["check", "a\0b"]): no command line can pass such a name
+            raise _UnreadableFile(_not_a_file_name(error)) from None
     peek = getattr(stream, "peek", None)
     start = peek(2)[:2] if peek is not None else b""
     if start == _GZIP_MAGIC or (peek is None and name.endswith(".gz")):
         return files.enter_context(gzip.GzipFile(fileobj=stream, mode="rb"))
-    return stream  # type: ignore[no-any-return]
+    return stream
 
 
-def _lines(name: str, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, bytes]]:
-    """The non-blank lines of a file and their numbers (from 1, blank lines counted), one at a time.
+def _not_a_file_name(error: ValueError) -> str:
+    if isinstance(error, UnicodeEncodeError):  # a lone surrogate, not one that os.fsdecode made
+        return f"is not a file name: the file system cannot spell {describe(error.object[error.start])}"
+    return "is not a file name: it holds a NUL byte"
 
-    A UTF-8 byte order mark at the start of the file is dropped: editors on
-    Windows start UTF-8 files with one, even empty ones.
+
+def _lines(name: str, limit: int, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, bytes | None]]:
+    """The non-blank lines of a file and their numbers (from 1, blank lines counted), one at a time;
+    None for a line longer than ``limit`` bytes, which is skipped without being held.
+
+    Lines are read ``limit`` + 1 bytes at most, and the rest of a longer one in
+    chunks, so memory stays flat whatever the input: a 4 GB line, gzip of
+    zeros, /dev/zero. Blank means JSON white space only (space, tab, CR, LF):
+    a line of form feeds is not blank, and not JSON either. A UTF-8 byte order
+    mark at the start of the file is dropped: editors on Windows start UTF-8
+    files with one, even empty ones.
 
     Raises:
         _UnreadableFile: the file cannot be opened, or reading it fails midway (a
@@ -386,17 +501,35 @@ def _lines(name: str, progress: _Progress, counts: _Counts) -> Iterator[tuple[in
     """
     try:
         with ExitStack() as files:
-            for number, raw in enumerate(_binary_input(name, files), 1):
+            readline = _binary_input(name, files).readline
+            number = 0
+            while raw := readline(limit + 1):
+                number += 1
                 counts.read += 1
                 progress.update(counts.read)
+                if len(raw) > limit and not raw.endswith(b"\n"):
+                    counts.lines += 1
+                    raw = b""  # not held while the line is reported
+                    yield number, None
+                    _skip_rest(readline)
+                    continue
                 if number == 1 and raw.startswith(codecs.BOM_UTF8):
                     raw = raw[len(codecs.BOM_UTF8) :]
-                if not raw or raw.isspace():
+                if not raw or (raw.isspace() and not raw.strip(_JSON_SPACE)):  # isspace(): a quick no
                     continue
                 counts.lines += 1
                 yield number, raw
     except (OSError, EOFError, zlib.error) as error:
         raise _UnreadableFile(_reason(error)) from None
+
+
+_JSON_SPACE = b" \t\r\n"
+
+
+def _skip_rest(readline: Callable[[int], bytes]) -> None:
+    """Read past the end of the current line, a chunk at a time, keeping nothing."""
+    while (chunk := readline(_SKIP_CHUNK)) and not chunk.endswith(b"\n"):
+        pass
 
 
 def _reason(error: BaseException) -> str:
@@ -405,26 +538,226 @@ def _reason(error: BaseException) -> str:
     return str(error)  # gzip: "Not a gzipped file (b'{\"')", "Compressed file ended before..."
 
 
-def _decoded(raw: bytes) -> JSON:
-    """The JSON value of a line, or _BadLine (code ``invalid_json``) saying why it is none."""
+# -- decoding a line -------------------------------------------------------------------
+
+# Reads the string token whose opening quote is just before the index: (its value, the index after it).
+_STRING: Callable[[str, int], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
+_WHITE = " \t\n\r"  # JSON's white space, nothing else
+# Skips JSON's white space; it matches anywhere, if only the empty string.
+_SPACE = cast(Callable[[str, int], "re.Match[str]"], re.compile(r"[ \t\n\r]*").match)
+
+
+class _Slow(ValueError):
+    """The fast reading of a line stops here: a key repeats, or something the careful reading explains."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        raise _Slow
+    return value
+
+
+# The decoder of _json (no NaN, no float out of range) refusing a repeated key.
+_UNIQUE_SCAN: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder(
+    parse_float=_DECODER.parse_float, parse_constant=_DECODER.parse_constant, object_pairs_hook=_unique_keys
+).scan_once  # type: ignore[attr-defined]
+
+
+class _Decoder:
+    """The JSON values of the lines of one run, or ``_BadLine`` saying why a line has none.
+
+    A key repeated in an object is refused (``duplicate_key``): ``json`` keeps
+    the last value silently, another reader the first. Seeing every object's
+    keys costs a Python call per object; most of a dataset's objects are the
+    tool definitions sent again with every line. So the top-level object is
+    read key by key, and a value whose text is exactly that of the same key
+    on the last line read (the tools, usually) is known to repeat no key and
+    is decoded at full speed; every other value is decoded with the check.
+    A line that this reading does not take (not JSON, a repeated key, a
+    scalar) is read again carefully, and what that finds is what is said.
+    """
+
+    __slots__ = ("_known", "_limit")
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        # The text of each top-level value of the last line read whole: no key repeats in it.
+        self._known: dict[str, str] = {}
+
+    def __call__(self, raw: bytes | None) -> JSON:
+        if raw is None:
+            raise _BadLine(
+                "line",
+                "line_too_long",
+                f"is longer than {self._limit} bytes (toolturns' --max-line-bytes limit); skipped unread",
+            )
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise _BadLine(
+                "line",
+                "invalid_json",
+                f"must be UTF-8 text, got byte {raw[error.start]:#04x} at byte {error.start + 1} ({error.reason})",
+            ) from None
+        try:
+            return self._fast(text)
+        except (ValueError, StopIteration, IndexError, RecursionError):  # _Slow, JSONDecodeError: ValueErrors
+            return _careful(text)
+
+    def _fast(self, text: str) -> JSON:
+        index = _SPACE(text, 0).end()
+        if text.startswith("{", index):
+            value, end = self._object(text, index)
+        elif text.startswith("[", index):
+            value, end = _UNIQUE_SCAN(text, index)
+        else:  # a scalar holds no transcript: not worth a fast path
+            raise _Slow
+        if _SPACE(text, end).end() != len(text):
+            raise _Slow
+        return value
+
+    def _object(self, text: str, index: int) -> tuple[dict[str, Any], int]:
+        """The top-level object at ``index`` (a ``{``) and the index after it.
+
+        Each step looks at one character and skips white space only when there is some:
+        the layouts of json.dumps, compact or not, cost no regular expression.
+        """
+        known, texts = self._known, {}
+        value: dict[str, Any] = {}
+        index += 1
+        while True:
+            if text[index] in _WHITE:
+                index = _SPACE(text, index).end()
+            if text[index] != '"':
+                raise _Slow  # "}" of an empty object too: rare enough for the careful reading
+            key, index = _STRING(text, index + 1)
+            if text[index] in _WHITE:
+                index = _SPACE(text, index).end()
+            if text[index] != ":" or key in value:
+                raise _Slow
+            index += 1
+            if text[index] in _WHITE:
+                index = _SPACE(text, index).end()
+            same = known.get(key)
+            # A JSON value's text says where it ends, so the value at index is that known
+            # text when the text there starts with it; or, for a number, holds no object.
+            if same is not None and text.startswith(same, index):
+                item, end = _SCAN(text, index)
+            else:
+                item, end = _UNIQUE_SCAN(text, index)
+            value[key] = item
+            texts[key] = text[index:end]
+            index = end
+            if text[index] in _WHITE:
+                index = _SPACE(text, index).end()
+            if text[index] == "}":
+                self._known = texts
+                return value, index + 1
+            if text[index] != ",":
+                raise _Slow
+            index += 1
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """An object as the careful reading keeps it: its (key, value) pairs in order, repeats included."""
+
+
+class _LongInteger(ValueError):
+    def __init__(self, digits: int, limit: int) -> None:
+        super().__init__(digits, limit)
+        self.digits = digits
+        self.limit = limit
+
+
+def _integer(token: str) -> int:
+    # Python refuses to read an integer of more than sys.get_int_max_str_digits()
+    # digits, with advice for Python programmers: said here in the CLI's words.
+    limit = sys.get_int_max_str_digits()
+    digits = len(token) - token.startswith("-")
+    if limit and digits > limit:
+        raise _LongInteger(digits, limit)
+    return int(token)
+
+
+_PAIRS = json.JSONDecoder(
+    parse_float=_DECODER.parse_float,
+    parse_constant=_DECODER.parse_constant,
+    parse_int=_integer,
+    object_pairs_hook=_Pairs,
+)
+
+
+def _careful(text: str) -> JSON:
+    """The value of a line the fast reading did not take, or the _BadLine that says why there is none."""
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as error:
+        pairs = _PAIRS.decode(text)
+        repeated = _first_repeat(pairs, "" if isinstance(pairs, _Pairs) else "messages")
+        if repeated is not None:
+            raise _BadLine(
+                repeated,
+                "duplicate_key",
+                "is a key its object already has: JSON readers keep one of the values (Python's the "
+                "last), so the line does not say one thing",
+            )
+        value: JSON = _DECODER.decode(text)
+        return value
+    except json.JSONDecodeError as error:
+        # A position past the last character (the newline) says the line was cut short.
+        end = len(text.rstrip(" \t\r\n"))
+        where = "at the end of the line" if error.pos >= end else f"at character {error.pos + 1}"
+        what = error.msg.removesuffix(" at")  # "Unterminated string starting at", then where
+        raise _BadLine("line", "invalid_json", f"is not JSON: {what} {where}") from None
+    except _LongInteger as error:
         raise _BadLine(
             "line",
             "invalid_json",
-            f"must be UTF-8 text, got byte {raw[error.start]:#04x} at byte {error.start + 1} ({error.reason})",
+            f"is not JSON toolturns reads: an integer of {error.digits} digits, over toolturns' limit of "
+            f"{error.limit} digits",
         ) from None
-    try:
-        return decode(text)
-    except json.JSONDecodeError as error:
-        # A position past the last character (the newline) says the line was cut short.
-        where = (
-            "at the end of the line" if error.pos >= len(text.rstrip()) else f"at character {error.pos + 1}"
-        )
-        raise _BadLine("line", "invalid_json", f"is not JSON: {error.msg} {where}") from None
-    except ValueError as error:  # NaN, a number out of range, nesting too deep
+    except RecursionError:
+        raise _BadLine(
+            "line",
+            "invalid_json",
+            "is not JSON toolturns reads: arrays and objects nest deeper than toolturns' limit (about "
+            f"{sys.getrecursionlimit()} levels, Python's recursion limit)",
+        ) from None
+    except ValueError as error:  # NaN, a number out of range
         raise _BadLine("line", "invalid_json", f"is not JSON: {error}") from None
+
+
+def _first_repeat(value: object, root: str) -> str | None:
+    """The path of the first key of ``value`` (as ``_PAIRS`` reads it) that its object already has,
+    in the order of the text; None when no key repeats. Iterative: any depth read is walked."""
+    if not isinstance(value, list):
+        return None
+    stack: list[tuple[str, Iterator[tuple[str | int, Any]], set[str | int] | None]] = [
+        (
+            root,
+            iter(value) if isinstance(value, _Pairs) else enumerate(value),
+            set() if isinstance(value, _Pairs) else None,
+        )
+    ]
+    while stack:
+        path, items, keys = stack[-1]
+        for key, child in items:
+            if keys is not None:
+                if key in keys:
+                    return join_key(path, key)
+                keys.add(key)
+            if isinstance(child, list):
+                objects = isinstance(child, _Pairs)
+                stack.append(
+                    (
+                        join_key(path, key),
+                        iter(child) if objects else enumerate(child),
+                        set() if objects else None,
+                    )
+                )
+                break
+        else:
+            stack.pop()
+    return None
 
 
 def _transcript(value: JSON) -> tuple[list[JSON], list[JSON] | None]:
@@ -472,7 +805,8 @@ def _count(number: int, noun: str) -> str:
 
 
 def _not_read(counts: _Counts) -> str:
-    return f"; {_count(counts.unreadable, 'file')} not read" if counts.unreadable else ""
+    """The first words of the summary when a file could not be read: the run is not whole."""
+    return f"{_count(counts.unreadable, 'file')} not read; " if counts.unreadable else ""
 
 
 class _Progress:

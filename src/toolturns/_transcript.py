@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ._arguments import Inexact, decode_arguments_exactly
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import refuse_changes
+from ._json import join_key
 from ._message import LEGACY_CALL, LEGACY_RESULT, SYSTEM_ROLES, ChatMessage, Role
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -331,7 +332,7 @@ class _Check:
         assert self.rules is not None
         code = self.rules.CARRIES.unsupported.code
         for key, what in tool_unsupported(tool, self.target):
-            self.add(None, f"{where}.{key}", code, unsupported_reason(what, self.target) + _DROP_HINT)
+            self.add(None, join_key(where, key), code, unsupported_reason(what, self.target) + _DROP_HINT)
 
     # -- the tool exchanges: every target -------------------------------------
 
@@ -369,7 +370,7 @@ class _Check:
                             index,
                             f"messages[{index}].tool_calls[{position}].id",
                             "duplicate_call_id",
-                            f"call id {call.id!r} is already used by messages[{first[0]}].tool_calls[{first[1]}]; "
+                            f"call id {describe(call.id)} is already used by messages[{first[0]}].tool_calls[{first[1]}]; "
                             "a result could not say which call it answers",
                         )
         if exchange is not None:
@@ -396,7 +397,7 @@ class _Check:
                     index,
                     where,
                     "duplicate_result",
-                    f"call {call_id!r} is already answered by messages[{earlier}]; each call gets one result",
+                    f"call {describe(call_id)} is already answered by messages[{earlier}]; each call gets one result",
                 )
             return
         if call_id in answered:
@@ -404,7 +405,7 @@ class _Check:
                 index,
                 where,
                 "duplicate_result",
-                f"call {call_id!r} is already answered by messages[{answered[call_id]}]; each call gets one result",
+                f"call {describe(call_id)} is already answered by messages[{answered[call_id]}]; each call gets one result",
             )
         elif call_id in calls:
             turn = calls[call_id][0]
@@ -413,7 +414,7 @@ class _Check:
                 index,
                 where,
                 "late_result",
-                f"answers call {call_id!r} of messages[{turn}], but another turn came in between; "
+                f"answers call {describe(call_id)} of messages[{turn}], but another turn came in between; "
                 "results must directly follow their assistant turn",
             )
         elif not any_call_turn:
@@ -421,14 +422,14 @@ class _Check:
                 index,
                 where,
                 "result_before_call",
-                f"answers call {call_id!r}, but no assistant turn with tool calls comes before it",
+                f"answers call {describe(call_id)}, but no assistant turn with tool calls comes before it",
             )
         else:
             self.add(
                 index,
                 where,
                 "orphan_result",
-                f"answers call {call_id!r}, which no assistant turn before it made",
+                f"answers call {describe(call_id)}, which no assistant turn before it made",
             )
 
     def result_name(self, index: int, turn: ChatMessage, exchange: _Exchange) -> None:
@@ -441,8 +442,9 @@ class _Check:
                 index,
                 f"messages[{index}].name",
                 "result_name_mismatch",
-                f"names {turn.name!r}, but answers call {call_id!r} of {name!r}; providers that "
-                "match a result by its function's name (Gemini, Ollama) would pair it with another call",
+                f"names {describe(turn.name)}, but answers call {describe(call_id)} of {describe(name)}; "
+                "providers that match a result by its function's name (Gemini, Ollama) would pair it "
+                "with another call",
             )
 
     def close(self, exchange: _Exchange, when: str) -> None:
@@ -454,7 +456,7 @@ class _Check:
                     exchange.index,
                     f"messages[{exchange.index}].tool_calls[{position}]",
                     "unanswered_call",
-                    f"call {call.id!r} ({call.name}) has no tool result {when}; "
+                    f"call {describe(call.id)} ({_bare(call.name)}) has no tool result {when}; "
                     "every call must be answered right after its assistant turn",
                 )
         if self.findings is not None and self.rules is not None:
@@ -470,7 +472,7 @@ class _Check:
                             index,
                             f"messages[{index}].tool_calls[{position}].function.name",
                             "unknown_tool",
-                            f"calls {call.name!r}, which is not among the tools defined",
+                            f"calls {describe(call.name)}, which is not among the tools defined",
                         )
 
     # -- the target's own rules -------------------------------------------------
@@ -547,7 +549,7 @@ class _Check:
                 index,
                 path,
                 "invalid_tool_name",
-                f"tool name {name!r} does not match ^{pattern.pattern}$, which {self.target} requires",
+                f"tool name {describe(name)} does not match ^{pattern.pattern}$, which {self.target} requires",
             )
 
     def codec_accepts(self, turns: Sequence[ChatMessage | _Unreadable | None]) -> None:
@@ -605,7 +607,14 @@ def _kind(value: object) -> str:
 
 
 def _role_name(role: object) -> str:
-    return str(role) if isinstance(role, str) else "a message that does not read"
+    return _bare(str(role)) if isinstance(role, str) else "a message that does not read"
+
+
+def _bare(name: str) -> str:
+    """``name`` as it is when ``describe`` shows it whole and unescaped (as a role or a tool name
+    usually is), else as ``describe`` shows it: quoted, escaped and cut."""
+    shown = describe(name)
+    return name if shown == f"'{name}'" else shown
 
 
 _INDEX = re.compile(r"messages\[(\d+)\]")

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fuzz.cli import SOURCES, check_cli, cli_input, cli_seeds
 from fuzz.invariants import (
     CODECS,
     Codec,
@@ -28,7 +29,7 @@ from fuzz.invariants import (
     sse_reference,
 )
 from fuzz.seeds import seeds
-from toolturns import ChatMessage, ToolCall, openai
+from toolturns import ChatMessage, ToolCall, _cli, openai
 
 from . import strategies as s
 
@@ -157,3 +158,41 @@ def test_a_reader_raising_another_exception_escapes() -> None:
     broken = Codec("broken", reader, base.from_response, base.to_request, base.stream, True, True)
     with pytest.raises(KeyError):
         check_request(broken, [])
+
+
+# -- the command line ---------------------------------------------------------------------------
+
+
+def _cli_inputs() -> st.SearchStrategy[bytes]:
+    """The cli target's inputs: its seeds, or an options byte and any lines."""
+    seeded = cli_seeds(seeds("transcript"), {name: seeds(f"{name}_request") for name in SOURCES})
+    lines = st.one_of(
+        s.arbitrary_json().map(lambda value: json.dumps(value).encode()),
+        st.binary(max_size=40),
+        st.sampled_from([b"", b" ", b"\x0c", b"\xef\xbb\xbf[]", b'{"a": 1, "a": 2}', b"[" * 1100]),
+    )
+    made = st.builds(
+        lambda options, items: cli_input(options, b"\n".join(items)),
+        st.integers(0, 255),
+        st.lists(lines, max_size=6),
+    )
+    return st.one_of(st.sampled_from(seeded), made)
+
+
+@settings(max_examples=30, deadline=None)
+@given(_cli_inputs())
+def test_the_command_line_keeps_the_fuzz_invariant(data: bytes) -> None:
+    """check gives one printable line per problem, the same in text and JSON, with the status of its verdict
+    and every line counted; convert to every provider writes bodies that read back the same."""
+    check_cli(data)
+
+
+def test_the_cli_invariant_catches_a_forged_report_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """check_cli fails when the text report is not escaped (a newline in a key forges a line)."""
+    monkeypatch.setattr(_cli, "_report", lambda line: line + "\n")
+    call = {"id": "c", "type": "function", "function": {"name": "f", "k\nforged:1: x": 1}}
+    line = json.dumps(
+        [{"role": "assistant", "content": None, "tool_calls": [call]}, {"role": "user", "content": "?"}]
+    )
+    with pytest.raises(AssertionError, match="text lines for"):
+        check_cli(cli_input(0, line.encode()))
