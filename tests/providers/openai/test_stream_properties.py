@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import itertools
 import random
+from types import MappingProxyType
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.conftest import Frozen
 from tests.property import strategies as s
-from toolturns import ChatMessage, ToolCall, openai
+from toolturns import ChatMessage, MessageError, ToolCall, openai
+from toolturns.providers._stream import Assembler
 
 _NAMES = st.text(st.sampled_from("abcxyz_-0129"), min_size=1, max_size=8)
 _TEXT = s.unicode_text(max_size=30)
@@ -99,3 +104,103 @@ _CHUNKS = st.builds(_wire_chunks, _messages(), st.integers(0, 2**32), st.just(Fa
 def test_arbitrary_items_raise_only_message_error(items: list[Any]) -> None:
     """Arbitrary JSON and near-valid chunks fed in give a message or a MessageError, nothing else."""
     s.feed_expecting_only_message_errors(openai.StreamAssembler(), items)
+
+
+# -- the fast path against the general path ------------------------------------------------
+
+
+class _DictChild(dict[Any, Any]):
+    """A dict subclass: a dict to the general path (isinstance), never a plain fragment."""
+
+
+class _ListChild(list[Any]):
+    """A list subclass, likewise."""
+
+
+def _retypings(value: Any) -> list[Any]:
+    """The values of another container type that could stand where ``value`` stands."""
+    if isinstance(value, list):
+        return [tuple(value), _ListChild(value)]
+    retyped: list[Any] = [MappingProxyType(value), _DictChild(value)]
+    if all(isinstance(key, str) for key in value):
+        retyped.append(Frozen(**value))
+    return retyped
+
+
+def _slots(root: Any) -> list[tuple[Any, Any]]:
+    """(container, key) of every dict or list inside ``root``, below it."""
+    found = []
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, child in items:
+            if type(child) in (dict, list):
+                found.append((node, key))
+                pending.append(child)
+    return found
+
+
+@st.composite
+def _varied(draw: st.DrawFn, item: dict[str, Any]) -> Any:
+    """``item``, or a variant of it: a container of another type somewhere, another id, keys the fast path
+    looks at added or taken away, a mistake deep inside."""
+    kind = draw(st.sampled_from(["same", "retyped", "id", "keys", "mutated"]))
+    item = copy.deepcopy(item)
+    if kind == "retyped":
+        slots = _slots(item)
+        if slots:
+            node, key = draw(st.sampled_from(slots))
+            node[key] = draw(st.sampled_from(_retypings(node[key])))
+    elif kind == "id":
+        item["id"] = draw(st.sampled_from(["chatcmpl-1", "chatcmpl-2", None, 5]))
+    elif kind == "keys":
+        entry = item["choices"][0] if item.get("choices") else {}
+        change = draw(st.sampled_from(["usage", "error", "finish_reason", "index", "index-bool", "no-id"]))
+        if change in ("usage", "error"):
+            item[change] = draw(st.sampled_from([None, {"total_tokens": 1}]))
+        elif change == "finish_reason":
+            entry.pop("finish_reason", None)
+        elif change == "index":
+            entry.pop("index", None)
+        elif change == "index-bool":
+            entry["index"] = False
+        else:
+            item.pop("id", None)
+    elif kind == "mutated":
+        return draw(s.mutated(st.just(item)))
+    return item
+
+
+def _outcome(act: Any) -> Any:
+    try:
+        return act()
+    except MessageError as error:
+        return type(error), str(error)
+
+
+def _state(stream: openai.StreamAssembler) -> tuple[Any, ...]:
+    return (
+        _outcome(stream.message),
+        _outcome(stream.snapshot),
+        stream.finish_reason,
+        stream.usage,
+        stream.ended,
+    )
+
+
+_STREAMS_WITH_IDS = st.builds(
+    _wire_chunks, _messages(), st.integers(0, 2**32), st.booleans(), st.booleans()
+).map(lambda items: [{"id": "chatcmpl-1", **item} for item in items])
+
+
+@given(_STREAMS_WITH_IDS.flatmap(lambda items: st.tuples(*(_varied(item) for item in items))))
+def test_the_fast_path_takes_what_the_general_path_takes_and_gives_the_same(items: tuple[Any, ...]) -> None:
+    """Fed the same chunks, an assembler and one fed through the general path only (Assembler.feed)
+    accept and refuse the same chunks, with the same errors, and tell the same at every step."""
+    fast, general = openai.StreamAssembler(), openai.StreamAssembler()
+    for item in items:
+        assert _outcome(functools.partial(fast.feed, item)) == _outcome(
+            functools.partial(Assembler.feed, general, item)
+        )
+        assert _state(fast) == _state(general)
