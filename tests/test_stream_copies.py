@@ -292,7 +292,7 @@ def test_changing_what_was_fed_changes_nothing_assembled(
 
 def test_a_changed_block_start_does_not_break_the_anthropic_message() -> None:
     """The text block's start changed after feeding: message() still joins the text it was fed."""
-    start = {"type": "text", "text": "Hel"}
+    start: dict[str, Any] = {"type": "text", "text": "Hel"}
     stream = anthropic.StreamAssembler()
     stream.feed({"type": "message_start", "message": {"role": "assistant", "content": []}})
     stream.feed({"type": "content_block_start", "index": 0, "content_block": start})

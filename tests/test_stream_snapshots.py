@@ -120,10 +120,10 @@ def _ollama(units: int) -> Items:
 
 
 STREAMS = [
-    pytest.param(openai.StreamAssembler, _openai, 150, id="openai"),
-    pytest.param(anthropic.StreamAssembler, _anthropic, 100, id="anthropic"),
-    pytest.param(gemini.StreamAssembler, _gemini, 50, id="gemini"),
-    pytest.param(ollama.StreamAssembler, _ollama, 150, id="ollama"),
+    pytest.param(openai.StreamAssembler, _openai, 400, id="openai"),
+    pytest.param(anthropic.StreamAssembler, _anthropic, 300, id="anthropic"),
+    pytest.param(gemini.StreamAssembler, _gemini, 150, id="gemini"),
+    pytest.param(ollama.StreamAssembler, _ollama, 400, id="ollama"),
 ]
 
 

@@ -73,7 +73,7 @@ def _arguments(snapshot: StreamSnapshot) -> str:
     return snapshot.tool_calls[0].arguments_json
 
 
-_OPENAI_CALL = {
+_OPENAI_CALL: dict[str, Any] = {
     "choices": [
         {
             "index": 0,
@@ -87,7 +87,7 @@ _OPENAI_CALL = {
         }
     ]
 }
-_ANTHROPIC_OPENING = [
+_ANTHROPIC_OPENING: list[dict[str, Any]] = [
     {"type": "message_start", "message": {"role": "assistant", "content": []}},
     {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}},
     {

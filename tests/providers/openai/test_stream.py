@@ -408,18 +408,17 @@ def test_other_keys_that_cannot_be_merged(first: Any, second: Any) -> None:
         stream.feed(chunk({"other": second}))
 
 
-def test_values_too_deep_to_compare() -> None:
-    """A repeated value nested too deep to compare is refused with InvalidStream, not RecursionError."""
-
-    def deep() -> list[Any]:
-        value: list[Any] = []
-        for _ in range(100_000):
-            value = [value]
-        return value
-
-    stream = assemble([chunk({"other": {"v": deep()}})])
-    with pytest.raises(InvalidStream):
-        stream.feed(chunk({"other": {"v": deep()}}))
+def test_values_too_deep_to_keep() -> None:
+    """A value nested deeper than toolturns' JSON limit is refused where it came, not RecursionError later."""
+    value: list[Any] = []
+    for _ in range(100_000):
+        value = [value]
+    stream = assemble([chunk({"content": "Hi"})])
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed(chunk({"other": {"v": value}}))
+    assert caught.value.path == "item[1].choices[0].delta.other"
+    assert caught.value.rule.startswith("must nest at most 500 levels deep")
+    assert stream.message() == ChatMessage.assistant("Hi")
 
 
 # -- n > 1 --------------------------------------------------------------------------------
