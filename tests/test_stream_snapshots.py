@@ -8,14 +8,15 @@ with the garbage collector off, so that a noisy machine cannot fail it.
 
 from __future__ import annotations
 
+import functools
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import pytest
 
-from toolturns import anthropic, gemini, ollama, openai
+from toolturns import MessageError, anthropic, gemini, ollama, openai
 from toolturns.providers._stream import Assembler
 
 Items = list[dict[str, Any]]
@@ -157,3 +158,33 @@ def test_a_snapshot_after_every_item_costs_linear_time(
         if best_large < 6 * best_small:
             break  # clearly linear: no need to wait for more runs
     assert best_large / best_small < 8, f"{best_large / best_small:.1f}x for 4x the items"
+
+
+# -- what an incremental snapshot shows: what a snapshot from scratch shows ---------------------
+
+
+def _outcome(act: Callable[[], object]) -> object:
+    try:
+        return act()
+    except MessageError as error:
+        return type(error), str(error)
+
+
+def assert_snapshots_agree(
+    make: Callable[[], Assembler], items: Sequence[Any], points: Iterable[int]
+) -> None:
+    """Fed ``items``, an assembler snapshotting after every item shows at each of ``points`` (counts of
+    items fed, the last always among them) what one snapshotting only at those points shows, and what
+    a fresh assembler fed the same items shows at its first snapshot; each item is taken or refused
+    alike by all."""
+    every, some = make(), make()
+    points = {*points, len(items)}
+    for count, item in enumerate(items, 1):
+        taken = _outcome(functools.partial(every.feed, item))
+        assert _outcome(functools.partial(some.feed, item)) == taken
+        shown = _outcome(every.snapshot)
+        if count in points:
+            fresh = make()
+            for earlier in items[:count]:
+                _outcome(functools.partial(fresh.feed, earlier))
+            assert shown == _outcome(some.snapshot) == _outcome(fresh.snapshot)

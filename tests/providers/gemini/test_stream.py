@@ -401,3 +401,14 @@ def test_blocked_prompt_raises_with_the_feedback() -> None:
         assemble([{"promptFeedback": feedback}])
     assert caught.value.provider_error == feedback
     assert caught.value.path == "item[0].promptFeedback.blockReason"
+
+
+def test_a_snapshot_before_the_response_id_came_is_updated_when_it_comes() -> None:
+    """A call without id snapshotted before the first responseId: once it comes, the snapshot shows the
+    made-up id the message has, seeded with it."""
+    assembler = assemble([chunk(CALL, response_id=None)])
+    before = assembler.snapshot().tool_calls[0].id
+    assembler.feed(chunk({"text": "Done."}, finish="STOP"))
+    (call,) = assembler.message().tool_calls or ()
+    assert assembler.snapshot().tool_calls[0].id == call.id != before
+    assert call == gemini.from_response(whole([CALL, {"text": "Done."}])).tool_calls[0]  # type: ignore[index]

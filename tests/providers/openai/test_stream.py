@@ -890,3 +890,31 @@ def test_the_first_chunk_id_seeds_made_up_ids_whichever_path_took_it() -> None:
         {**calls_chunk(call_delta(0, None, "f", "{}")), "id": "chatcmpl-later"},
     ]
     assert assemble(items).message() == general_path(items).message()
+
+
+def test_snapshots_list_calls_in_index_order_as_they_come_out_of_it() -> None:
+    """Calls opened at indices 2, 0, 1 and streamed interleaved: every snapshot lists them by index, as
+    message() does; once a call comes without index, in the order they came."""
+    items = [
+        calls_chunk(call_delta(2, "call_c", "h", "")),
+        calls_chunk(call_delta(0, "call_a", "f", '{"a"')),
+        calls_chunk(call_delta(2, arguments='{"c": 3}')),
+        calls_chunk(call_delta(1, "call_b", "g", "{}")),
+        calls_chunk(call_delta(0, arguments=": 1}")),
+    ]
+    stream = openai.StreamAssembler()
+    seen = []
+    for item in items:
+        stream.feed(item)
+        seen.append([(partial.id, partial.arguments_json) for partial in stream.snapshot().tool_calls])
+    assert seen[-1] == [("call_a", '{"a": 1}'), ("call_b", "{}"), ("call_c", '{"c": 3}')]
+    assert seen[2] == [("call_a", '{"a"'), ("call_c", '{"c": 3}')]
+    assert [call.id for call in stream.message().tool_calls or ()] == ["call_a", "call_b", "call_c"]
+    stream.feed(calls_chunk(call_delta(None, "call_d", "k", "{}")))
+    assert [partial.id for partial in stream.snapshot().tool_calls] == [
+        "call_c",
+        "call_a",
+        "call_b",
+        "call_d",
+    ]
+    assert [call.id for call in stream.message().tool_calls or ()] == ["call_c", "call_a", "call_b", "call_d"]

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import Frozen
 from tests.property import strategies as s
+from tests.test_stream_copies import assembled, wreck
+from tests.test_stream_snapshots import assert_snapshots_agree
 from toolturns import ChatMessage, MessageError, ToolCall, openai
 from toolturns.providers._stream import Assembler
 
@@ -180,13 +182,7 @@ def _outcome(act: Any) -> Any:
 
 
 def _state(stream: openai.StreamAssembler) -> tuple[Any, ...]:
-    return (
-        _outcome(stream.message),
-        _outcome(stream.snapshot),
-        stream.finish_reason,
-        stream.usage,
-        stream.ended,
-    )
+    return (_outcome(stream.snapshot), stream.finish_reason, stream.usage, stream.ended)
 
 
 _STREAMS_WITH_IDS = st.builds(
@@ -204,3 +200,58 @@ def test_the_fast_path_takes_what_the_general_path_takes_and_gives_the_same(item
             functools.partial(Assembler.feed, general, item)
         )
         assert _state(fast) == _state(general)
+    assert _outcome(fast.message) == _outcome(general.message)
+
+
+# -- incremental snapshots, and what was fed changed afterwards ------------------------------------
+
+
+def _reindexed(items: tuple[Any, ...], indices: list[int | None]) -> list[Any]:
+    """``items`` with call ``i``'s deltas at index ``indices[i]`` (no index for None: keyed by id, then order)."""
+    result = [_copied(item) for item in items]
+    for item in result:
+        for entry in item.get("choices") or () if isinstance(item, dict) else ():
+            delta = entry.get("delta") if isinstance(entry, dict) else None
+            for call in (delta.get("tool_calls") or ()) if isinstance(delta, dict) else ():
+                if isinstance(call, dict) and type(call.get("index")) is int and call["index"] < len(indices):
+                    index = indices[call["index"]]
+                    if index is None:
+                        del call["index"]
+                    else:
+                        call["index"] = index
+    return result
+
+
+def _copied(value: Any) -> Any:
+    """``value`` with its plain dicts, lists and tuples copied (other mappings shared, as deepcopy cannot copy them)."""
+    if type(value) is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_copied(item) for item in value)
+    return value
+
+
+_INDICES = st.lists(st.none() | st.integers(0, 4), min_size=3, max_size=3)
+_POINTS = st.sets(st.integers(1, 80), max_size=4)
+
+
+@given(
+    _STREAMS_WITH_IDS.flatmap(lambda items: st.tuples(*(_varied(item) for item in items))), _INDICES, _POINTS
+)
+def test_a_snapshot_after_every_chunk_shows_what_one_from_scratch_shows(
+    items: tuple[Any, ...], indices: list[int | None], points: set[int]
+) -> None:
+    """Calls interleaved, at indices out of order or none, chunks varied or broken: a snapshot after every
+    chunk shows what a snapshot of the same chunks taken at once shows."""
+    assert_snapshots_agree(openai.StreamAssembler, _reindexed(items, indices), points)
+
+
+@given(_STREAMS_WITH_IDS)
+def test_changing_what_was_fed_changes_nothing_assembled(items: list[dict[str, Any]]) -> None:
+    """Every dict and list of the chunks changed after feeding them: message, snapshot and usage are as before."""
+    stream = openai.StreamAssembler()
+    for item in items:
+        stream.feed(item)
+    before = assembled(stream)
+    wreck(items)
+    assert assembled(stream) == before

@@ -59,6 +59,9 @@ class _Shown(NamedTuple):
     calls: tuple[PartialToolCall, ...]  # the calls among them
 
 
+_NOTHING_SHOWN = _Shown(None, 0, "", ())
+
+
 class StreamAssembler(Assembler):
     """Assembles the chunks of one ``streamGenerateContent`` response into the assistant turn.
 
@@ -118,7 +121,7 @@ class StreamAssembler(Assembler):
         self._response_id: str | None = None
         self.parts_of: list[_Run | dict[str, Any]] = []
         self._ids: dict[str, int] = {}  # call id Gemini sent -> its part's position
-        self._shown = _Shown(None, 0, "", ())
+        self._shown = _NOTHING_SHOWN
 
     def _feed(self, item: dict[str, Any]) -> None:
         chunk = fields(item, "a GenerateContentResponse chunk", InvalidStream)
@@ -257,11 +260,13 @@ class StreamAssembler(Assembler):
         if end and isinstance(parts[end - 1], _Run):
             end -= 1  # a run of text last may grow yet
         if response_id != shown.response_id:
-            shown = _Shown(response_id, 0, "", ())  # every made-up id changes: read every part again
+            shown = _NOTHING_SHOWN._replace(
+                response_id=response_id
+            )  # every made-up id changes: read all again
         elif end == shown.parts:
             return shown
         seed = ("response", response_id, self._candidate)
-        texts, calls = [shown.text], list(shown.calls)
+        texts, calls = [shown.text], []
         for position in range(shown.parts, end):
             part = parts[position]
             if isinstance(part, _Run):
@@ -272,7 +277,7 @@ class StreamAssembler(Assembler):
                 calls.append(PartialToolCall(call.id, call.name, call.arguments_json))
             else:
                 texts.append(answer_text(part) or "")
-        self._shown = shown = _Shown(response_id, end, "".join(texts), tuple(calls))
+        self._shown = shown = _Shown(response_id, end, "".join(texts), shown.calls + tuple(calls))
         return shown
 
 

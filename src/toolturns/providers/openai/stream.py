@@ -358,17 +358,18 @@ class StreamAssembler(Assembler):
         self._calls.append(call)  # before _sorted: a snapshot finds every sorted call in _calls
         if index is not None:
             self._by_index[index] = call
+        # The order the response sent whole lists the calls in: by index, a
+        # later call at a reused index after the earlier one (a stable sort);
+        # in the order they came if any came without index.
         if index is None:
             self._unindexed = True
             self._sorted = None
         elif self._sorted is not None:
-            bisect.insort(self._sorted, call, key=_INDEX)  # after the calls at its index: as sorted() would
+            bisect.insort(self._sorted, call, key=_INDEX)  # after the calls at its index
         elif not self._unindexed and len(self._calls) > 1:
-            before = self._calls[-2].index  # every call has an index: none came without
+            before = self._calls[-2].index  # not None: no call came without index
             if before is not None and before > index:
-                self._sorted = sorted(
-                    self._calls, key=_INDEX
-                )  # stable, as the response sent whole lists them
+                self._sorted = sorted(self._calls, key=_INDEX)
         return call
 
     def _content(self) -> str:
