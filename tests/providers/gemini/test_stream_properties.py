@@ -149,7 +149,7 @@ def test_mutated_streams_raise_only_message_error(chunks: list[Any]) -> None:
 @st.composite
 def late_ids(draw: st.DrawFn, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``chunks`` whose responseId comes only from some chunk on: the made-up ids change then."""
-    first = draw(st.integers(0, len(chunks)))
+    first = draw(st.integers(0, len(chunks) - 1))  # the last chunk has it, as the whole response
     chunks = copy.deepcopy(chunks)
     for chunk in chunks[:first]:
         chunk.pop("responseId", None)
