@@ -349,3 +349,15 @@ def test_a_kept_value_too_deep_to_copy_is_refused_with_its_path() -> None:
     stream = openai.StreamAssembler()
     stream.feed({"choices": [], "usage": {"details": _nested(200)}})
     assert stream.usage == {"details": _nested(200)}
+
+
+def test_tuples_are_copied_too() -> None:
+    """A dict inside a tuple (inside a tuple) is copied, and the tuples stay tuples."""
+    inner: dict[str, Any] = {"cached": 1}
+    usage: dict[str, Any] = {"details": (inner, ((inner,), 2))}
+    stream = openai.StreamAssembler()
+    stream.feed({"choices": [], "usage": usage})
+    inner["cached"] = 2
+    assert stream.usage == {"details": ({"cached": 1}, (({"cached": 1},), 2))}
+    assert stream.usage is not None
+    assert type(stream.usage["details"][1][0]) is tuple

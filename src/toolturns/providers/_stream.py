@@ -7,9 +7,12 @@ as far as asked, so that assembly, and a snapshot after every item, stay
 linear in the stream.
 
 Threads: one thread feeds; ``snapshot()`` may be called from any thread at any
-time. What feeding changes is only ever appended to or replaced whole, and a
-snapshot writes nothing the feeding thread writes: only its own memos, each
-one value replaced whole and true whichever snapshot wrote it last.
+time (docs/streaming.md says so). What a snapshot reads of the assembly is
+only ever appended to (fragments, parts, calls, the log of what changed) or
+replaced whole (an id, a name). A snapshot writes nothing that feeding writes:
+only its memos of what it read, each one value replaced whole, true whichever
+snapshot wrote it last, and read before the assembly, so that a memo never
+claims more than what is read after it.
 """
 
 from __future__ import annotations

@@ -412,3 +412,22 @@ def test_a_snapshot_before_the_response_id_came_is_updated_when_it_comes() -> No
     (call,) = assembler.message().tool_calls or ()
     assert assembler.snapshot().tool_calls[0].id == call.id != before
     assert call == gemini.from_response(whole([CALL, {"text": "Done."}])).tool_calls[0]  # type: ignore[index]
+
+
+def test_snapshots_leave_thought_summaries_out_of_the_text() -> None:
+    """Thought-summary parts before the answer and between its parts: no snapshot shows their text, as the
+    message's content does not."""
+    chunks = [
+        chunk({"text": "Thinking", "thought": True}),
+        chunk({"text": " hard", "thought": True}),
+        chunk({"text": "Hello"}),
+        chunk({"text": "more thought", "thought": True}, {"text": " there", "thoughtSignature": "c2ln"}),
+        chunk(CALL, finish="STOP"),
+    ]
+    assembler = gemini.StreamAssembler()
+    shown = []
+    for item in chunks:
+        assembler.feed(item)
+        shown.append(assembler.snapshot().content)
+    assert shown == ["", "", "Hello", "Hello there", "Hello there"]
+    assert assembler.message().content == "Hello there"

@@ -233,6 +233,7 @@ class StreamAssembler(Assembler):
                 "index", f"must be {len(self._blocks)}, the next block's index", describe(index)
             )
         start = owned(item.get("content_block"), "content_block")  # checked, then kept: a copy
+        call_id = None
         with at("content_block"):
             if not isinstance(start, dict):
                 raise InvalidStream("", "must be an object (a content block)", describe(start))
@@ -369,8 +370,8 @@ class StreamAssembler(Assembler):
 
     def _shown_now(self) -> _Shown:
         """The last snapshot's view brought up to date: only the blocks started or changed since are read."""
-        shown = self._shown
-        touched = len(self._touched)  # read first: a block touched is among the blocks counted next
+        shown = self._shown  # read first: it never claims more than what is read after it
+        touched = len(self._touched)  # then the log: a block touched is among the blocks counted next
         texts, calls = self._by_kind["text"], self._by_kind["tool_use"]
         count = (touched, len(texts), len(calls))
         if count == shown[:3]:

@@ -253,16 +253,14 @@ class StreamAssembler(Assembler):
 
     def _shown_now(self) -> _Shown:
         """The last snapshot's view of the parts brought up to date: only the parts since are read."""
-        shown = self._shown
+        shown = self._shown  # read first: it never claims more than what is read after it
         response_id = self._response_id  # read before the parts: set before them
         parts = self.parts_of
         end = len(parts)
         if end and isinstance(parts[end - 1], _Run):
             end -= 1  # a run of text last may grow yet
-        if response_id != shown.response_id:
-            shown = _NOTHING_SHOWN._replace(
-                response_id=response_id
-            )  # every made-up id changes: read all again
+        if response_id != shown.response_id:  # every made-up id changes: read all parts again
+            shown = _NOTHING_SHOWN._replace(response_id=response_id)
         elif end == shown.parts:
             return shown
         seed = ("response", response_id, self._candidate)

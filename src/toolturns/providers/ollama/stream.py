@@ -150,7 +150,7 @@ class StreamAssembler(Assembler):
         return self._text.so_far()
 
     def _partial_calls(self) -> tuple[PartialToolCall, ...]:
-        shown = self._shown
+        shown = self._shown  # read first: it never claims more than what is read after it
         ended = self._ended  # read before the calls: the last call comes before the end
         count = len(self._calls)
         if ended and not shown.ended:

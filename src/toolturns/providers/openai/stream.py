@@ -380,7 +380,8 @@ class StreamAssembler(Assembler):
         # Only the calls the general path touched since the last snapshot, and
         # the current call (fast-path fragments go to it), are read again;
         # the rest is as the last snapshot showed it. Read in this order,
-        # every call touched or sorted is already among _calls[:count].
+        # every call touched or sorted is already among _calls[:count], and
+        # the memo, read first, never claims more than what is read after it.
         shown = self._shown
         touched = len(self._touched)
         current = self._current
