@@ -114,18 +114,18 @@ CASES = [
 ]
 
 
-def _joins(monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], None]) -> list[int]:
+def _joins(monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], None]) -> list[object]:
     """Make every join of fragments run ``meanwhile`` on another thread, once, right after joining.
 
     That is the moment a snapshot that joins fragments and stores the result
     back would overwrite what the other thread fed in between.
     """
-    calls: list[int] = []
+    calls: list[object] = []
     real = _stream.joined
 
     def joined_then_feed(fragments: Any) -> str:
         text = real(fragments)
-        calls.append(len(calls))
+        calls.append(fragments)
         if len(calls) == 1:
             other = threading.Thread(target=meanwhile)
             other.start()
@@ -169,9 +169,11 @@ def test_snapshots_from_another_thread_while_feeding(case: Case) -> None:
     done = threading.Event()
 
     def feed() -> None:
-        for text in fragments:
-            stream.feed(case.fragment(text))
-        done.set()
+        try:
+            for text in fragments:
+                stream.feed(case.fragment(text))
+        finally:
+            done.set()  # even if feeding failed: the snapshots stop, and the checks below say so
 
     seen: list[str] = []
     feeder = threading.Thread(target=feed)

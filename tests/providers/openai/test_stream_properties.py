@@ -210,10 +210,16 @@ def _reindexed(items: tuple[Any, ...], indices: list[int | None]) -> list[Any]:
     """``items`` with call ``i``'s deltas at index ``indices[i]`` (no index for None: keyed by id, then order)."""
     result = [_copied(item) for item in items]
     for item in result:
-        for entry in item.get("choices") or () if isinstance(item, dict) else ():
+        choices = item.get("choices") if isinstance(item, dict) else None
+        for entry in choices if isinstance(choices, list) else ():
             delta = entry.get("delta") if isinstance(entry, dict) else None
-            for call in (delta.get("tool_calls") or ()) if isinstance(delta, dict) else ():
-                if isinstance(call, dict) and type(call.get("index")) is int and call["index"] < len(indices):
+            calls = delta.get("tool_calls") if isinstance(delta, dict) else None
+            for call in calls if isinstance(calls, list) else ():
+                if (
+                    isinstance(call, dict)
+                    and type(call.get("index")) is int
+                    and 0 <= call["index"] < len(indices)
+                ):
                     index = indices[call["index"]]
                     if index is None:
                         del call["index"]
