@@ -64,6 +64,7 @@ def parse_sse(lines: str | bytes | Iterable[str | bytes]) -> Iterator[dict[str, 
 # SSE's line ends: "Lines must be separated by either a U+000D CARRIAGE RETURN
 # U+000A LINE FEED (CRLF) character pair, a single U+000A LINE FEED (LF)
 # character, or a single U+000D CARRIAGE RETURN (CR) character."
+# (https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream)
 _LINE_END = re.compile(r"\r\n?|\n")
 _BYTES_LINE_END = re.compile(rb"\r\n?|\n")
 
