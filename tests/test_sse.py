@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Iterator
+from typing import Any
 
+import httpx
 import pytest
+import requests
 
 from toolturns import InvalidStream, parse_sse
 
@@ -102,3 +106,88 @@ def test_a_whole_body_as_one_string_is_split_into_lines() -> None:
     body = 'event: message_start\r\ndata: {"type": "message_start"}\r\n\r\n: ping\r\ndata: {"a": 1}\r\n\r\n'
     assert list(parse_sse(body)) == [{"type": "message_start"}, {"a": 1}]
     assert list(parse_sse(body)) == list(parse_sse(body.splitlines()))
+
+
+# -- bytes, line ends, and what is not a stream ------------------------------------------
+
+_BODY = b'event: message_start\r\ndata: {"type": "message_start"}\r\n\r\n: ping\r\ndata: {"a": "\xc3\xa9"}\r\n\r\n'
+_ITEMS = [{"type": "message_start"}, {"a": "é"}]
+
+
+def _requests_response(body: bytes) -> requests.Response:
+    """A requests Response reading ``body`` as it would off the socket."""
+    response = requests.Response()
+    response.raw = io.BytesIO(body)
+    response.status_code = 200
+    return response
+
+
+def test_bytes_lines_as_requests_iter_lines_gives_them() -> None:
+    """requests' iter_lines() yields bytes lines by default: they read as the same text lines would."""
+    lines = list(_requests_response(_BODY).iter_lines())
+    assert all(type(line) is bytes for line in lines)
+    assert list(parse_sse(lines)) == _ITEMS
+
+
+def test_a_whole_bytes_body_is_read() -> None:
+    """A body as bytes (httpx's or requests' .content) reads as its text does."""
+    assert httpx.Response(200, content=_BODY).content == _BODY
+    assert list(parse_sse(_BODY)) == _ITEMS
+    assert list(parse_sse(_BODY.decode())) == _ITEMS
+
+
+def test_a_bytes_line_that_is_not_utf8_is_refused_with_its_line() -> None:
+    """SSE is UTF-8: other bytes are an InvalidStream at their line, not a character made up."""
+    with pytest.raises(InvalidStream) as caught:
+        list(parse_sse([b'data: {"a": 1}', b"", b'data: {"b": "\xff"}', b""]))
+    assert caught.value.path == "line[2]"
+    assert caught.value.rule.startswith("must be UTF-8 text")
+    with pytest.raises(InvalidStream, match=r"^line\[1\]: must be UTF-8 text"):
+        list(parse_sse(b': ok\ndata: "\xe9"\n\n'))
+
+
+@pytest.mark.parametrize(("lines", "got"), [(None, "None"), (5, "5"), (5.0, "5.0"), (object(), "object")])
+def test_what_is_not_lines_or_a_body_is_refused(lines: Any, got: str) -> None:
+    """None, a number, any non-iterable: an InvalidStream saying what parse_sse takes, at once."""
+    with pytest.raises(InvalidStream) as caught:
+        parse_sse(lines)
+    assert (caught.value.path, caught.value.got) == ("lines", got)
+    assert caught.value.rule.startswith("must be the lines of a Server-Sent Events stream")
+
+
+@pytest.mark.parametrize(
+    ("lines", "path", "got"), [([1, 2], "line[0]", "1"), (['data: {"a": 1}', "", None], "line[2]", "None")]
+)
+def test_an_item_that_is_not_a_line_is_refused(lines: list[Any], path: str, got: str) -> None:
+    """A list of ints (iterating bytes gives ints), or a None among the lines: InvalidStream at that line."""
+    with pytest.raises(InvalidStream) as caught:
+        list(parse_sse(lines))
+    assert (caught.value.path, caught.value.rule, caught.value.got) == (
+        path,
+        "must be a str or bytes line",
+        got,
+    )
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029", "\x85"])
+def test_a_body_is_split_only_at_cr_lf_and_crlf(separator: str) -> None:
+    """U+2028, U+2029 and U+0085 may stand raw in a JSON string; SSE ends lines only at CR, LF, CRLF."""
+    body = f'data: {{"a": "x{separator}y"}}\r\rdata: {{"b": 1}}\n\ndata: {{"c": 2}}\r\n\r\n'
+    expected = [{"a": f"x{separator}y"}, {"b": 1}, {"c": 2}]
+    assert list(parse_sse(body)) == expected
+    assert list(parse_sse(body.encode())) == expected
+
+
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e999", "-1e999"])
+def test_numbers_json_does_not_have_are_refused(number: str) -> None:
+    """NaN, Infinity and numbers a double cannot hold are not JSON, as for every other reader."""
+    with pytest.raises(InvalidStream) as caught:
+        list(parse_sse([f'data: {{"a": {number}}}', ""]))
+    assert caught.value.path == "line[0]"
+    assert caught.value.rule.startswith("must be JSON data")
+
+
+def test_a_leading_byte_order_mark_is_ignored() -> None:
+    """SSE ignores one leading U+FEFF; it would otherwise hide the first line's field name."""
+    assert list(parse_sse(b'\xef\xbb\xbfdata: {"a": 1}\n\n')) == [{"a": 1}]
+    assert list(parse_sse(["\ufeffdata: {}", "", "\ufeffdata: {}", ""])) == [{}]

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from toolturns import ChatMessage, InvalidStream, MessageError, PartialToolCall, StreamSnapshot
-from toolturns.providers._stream import Assembler
+from toolturns.providers._stream import Assembler, _differ
 
 
 class _Echo(Assembler):
@@ -109,3 +109,16 @@ def test_invalid_stream_carries_the_providers_error_and_pickles() -> None:
     assert isinstance(error, MessageError)
     copy = pickle.loads(pickle.dumps(error))
     assert (str(copy), copy.provider_error) == (str(error), {"type": "overloaded"})
+
+
+def test_values_too_deep_to_compare_are_not_the_same() -> None:
+    """Comparing a kept value with the next one too deep for the interpreter says they differ, not RecursionError."""
+
+    def deep() -> list[Any]:
+        value: list[Any] = []
+        for _ in range(100_000):
+            value = [value]
+        return value
+
+    assert _differ(deep(), deep())
+    assert not _differ([[1]], [[1]])

@@ -6,43 +6,88 @@ gives a ``StreamSnapshot`` of ``PartialToolCall`` values while it is fed.
 
 from __future__ import annotations
 
-import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from ._errors import InvalidStream, describe
 from ._frozen import refuse_changes
+from ._json import decode
 
 __all__ = ["PartialToolCall", "StreamSnapshot", "parse_sse"]
 
 
-def parse_sse(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
-    """Turn the text lines of a Server-Sent Events stream into the items to feed.
+def parse_sse(lines: str | bytes | Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
+    """Turn the lines of a Server-Sent Events stream into the items to feed.
 
     Follows the SSE format: ``data:`` lines of one event are joined with a
     newline and the event ends at a blank line; comments (``: ping``) and
     ``event:``, ``id:`` and ``retry:`` lines carry nothing an assembler needs
     (Anthropic repeats the event name as the data's ``type``); blank
-    keep-alives are skipped. OpenAI's closing ``[DONE]`` ends the iteration.
+    keep-alives are skipped; one leading byte order mark is ignored. OpenAI's
+    closing ``[DONE]`` ends the iteration.
 
-    ``lines`` may also be the whole body as one string (``response.text``):
-    it is split into lines. (Iterating a string would give its characters,
-    and no event would ever be found.)
+    ``lines`` are ``str`` or UTF-8 ``bytes`` (what requests' ``iter_lines()``
+    gives), with or without their line ends. ``lines`` may also be the whole
+    body as one ``str`` or ``bytes`` (``response.text``, ``response.content``):
+    it is split where SSE ends a line, at CR, LF or CRLF only (never at
+    U+2028, U+2029 or U+0085, which ``str.splitlines()`` also breaks at and
+    a JSON string may hold raw). Each event's data is decoded as every
+    toolturns reader decodes JSON: ``NaN``, ``Infinity`` and numbers no
+    double can hold (``1e999``) are not JSON.
 
     Raises:
-        InvalidStream: an event's data is not a JSON object; the path names
-            the line where the event started (``line[12]``).
+        InvalidStream: ``lines`` is neither lines nor a body (at once, with
+            the path ``lines``); a line is not ``str`` or UTF-8 ``bytes``, or an
+            event's data is not a JSON object (as the items are read, with the
+            path of the line where the event started: ``line[12]``).
 
     >>> list(parse_sse(["event: ping", 'data: {"type": "ping"}', "", ": keep-alive", "data: [DONE]"]))
     [{'type': 'ping'}]
-    >>> list(parse_sse('data: {"a": 1}\\n\\ndata: {"b": 2}\\n\\n'))
+    >>> list(parse_sse(b'data: {"a": 1}\\r\\n\\r\\ndata: {"b": 2}\\r\\n\\r\\n'))
     [{'a': 1}, {'b': 2}]
     """
+    if isinstance(lines, (str, bytes)):
+        # Iterating a body would give its characters (or ints), and no event would ever be found.
+        return _events(_split(lines))
+    try:
+        return _events(iter(lines))
+    except TypeError:
+        raise InvalidStream(
+            "lines",
+            "must be the lines of a Server-Sent Events stream (str or bytes each) or its whole body (str or bytes)",
+            describe(lines),
+        ) from None
+
+
+# SSE's line ends: "Lines must be separated by either a U+000D CARRIAGE RETURN
+# U+000A LINE FEED (CRLF) character pair, a single U+000A LINE FEED (LF)
+# character, or a single U+000D CARRIAGE RETURN (CR) character."
+# (https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream)
+_LINE_END = re.compile(r"\r\n?|\n")
+_BYTES_LINE_END = re.compile(rb"\r\n?|\n")
+
+
+def _split(body: str | bytes) -> Iterator[str | bytes]:
+    """The lines of a whole body, one at a time (a large body is not copied into a list of lines)."""
+    ends: Iterator[re.Match[Any]] = (
+        _LINE_END.finditer(body) if isinstance(body, str) else _BYTES_LINE_END.finditer(body)
+    )
+    start = 0
+    for end in ends:
+        yield body[start : end.start()]
+        start = end.end()
+    yield body[start:]
+
+
+def _events(lines: Iterator[object]) -> Iterator[dict[str, Any]]:
     data: list[str] = []
     start = 0
-    for number, raw in enumerate(lines.splitlines() if isinstance(lines, str) else lines):
-        line = raw.rstrip("\r\n")
+    for number, raw in enumerate(lines):
+        line = _text(raw, number).rstrip("\r\n")
+        if number == 0:  # "One leading U+FEFF BYTE ORDER MARK character must be ignored"
+            line = line.removeprefix("\ufeff")
         if not line:
             if data:
                 yield _event(data, start)
@@ -60,11 +105,26 @@ def parse_sse(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
         yield _event(data, start)
 
 
+def _text(line: object, number: int) -> str:
+    if isinstance(line, str):
+        return line
+    if not isinstance(line, bytes):
+        raise InvalidStream(f"line[{number}]", "must be a str or bytes line", describe(line))
+    try:
+        return line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InvalidStream(
+            f"line[{number}]",
+            f"must be UTF-8 text ({error.reason} at byte {error.start})",
+            describe(line.decode("utf-8", "backslashreplace")),
+        ) from None
+
+
 def _event(data: list[str], start: int) -> dict[str, Any]:
     text = "\n".join(data)
     try:
-        item = json.loads(text)
-    except (ValueError, RecursionError) as exc:
+        item = decode(text)
+    except ValueError as exc:
         raise InvalidStream(f"line[{start}]", f"must be JSON data ({exc})", describe(text)) from None
     if not isinstance(item, dict):
         raise InvalidStream(f"line[{start}]", "must be a JSON object", describe(text))

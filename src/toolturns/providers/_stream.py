@@ -1,23 +1,35 @@
-"""What every provider's stream assembler shares: the life cycle, and keys merged across chunks.
+"""What every provider's stream assembler shares: the life cycle, streamed text, kept copies.
 
 Each provider's ``StreamAssembler`` is built on ``Assembler``: it is fed the
 items of one streamed response (the dict one SSE ``data:`` line or one NDJSON
-line decodes to), collects text and argument fragments, and joins them once
-when ``message()`` is asked for, so assembly stays linear in the stream.
+line decodes to), collects text and argument fragments, and joins them only
+as far as asked, so that assembly, and a snapshot after every item, stay
+linear in the stream.
+
+Threads: one thread feeds; ``snapshot()`` may be called from any thread at any
+time (docs/streaming.md says so). What a snapshot reads of the assembly is
+only ever appended to (fragments, parts, calls, the log of what changed) or
+replaced whole (an id, a name). A snapshot writes nothing that feeding writes:
+only its memos of what it read, each one value replaced whole, true whichever
+snapshot wrote it last, and read before the assembly, so that a memo never
+claims more than what is read after it.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from .._errors import InvalidStream, MessageError, describe
+from .._json import MAX_DEPTH
 from .._message import ChatMessage
 from .._sdk import dumped
 from .._stream import PartialToolCall, StreamSnapshot
 
-__all__ = ["Assembler", "OtherKeys", "joined"]
+__all__ = ["Assembler", "OtherKeys", "SoFar", "Text", "joined", "joined_since", "owned", "updated"]
+
+_Item = TypeVar("_Item")
 
 
 def joined(fragments: Sequence[str]) -> str:
@@ -40,8 +52,124 @@ def joined(fragments: Sequence[str]) -> str:
     return text
 
 
-class _Text(list[str]):
-    """The fragments of a streamed text key, joined once when the message is built."""
+#: What a memo of a streamed text says: the first N fragments joined are this text.
+SoFar = tuple[int, str]
+
+
+def joined_since(fragments: Sequence[str], so_far: SoFar) -> SoFar:
+    """``so_far`` brought up to every fragment there is now, joining only the ones since.
+
+    The same text ``joined`` gives for all of them: a surrogate pair split
+    between the last joined fragment and the next is made one character.
+    """
+    count, text = so_far
+    end = len(fragments)
+    if end == count:
+        return so_far
+    more = joined(fragments[count:end])
+    if text and "\ud800" <= text[-1] <= "\udbff":
+        # A high surrogate last: the low half may be the first of the new fragments.
+        return end, text[:-1] + joined([text[-1], more])
+    return end, text + more
+
+
+class Text(list[str]):
+    """The fragments of a streamed text, in order; ``so_far()`` joins only what came since it was last asked.
+
+    The feeding thread only appends; ``so_far`` never changes the fragments,
+    only its memo of how many it has joined into what text, so a snapshot
+    taken from another thread cannot lose a fragment appended meanwhile.
+
+    >>> text = Text(["Hel", "lo"])
+    >>> text.so_far()
+    'Hello'
+    >>> text.append(", world")
+    >>> text.so_far(), list(text)
+    ('Hello, world', ['Hel', 'lo', ', world'])
+    """
+
+    __slots__ = ("_so_far",)
+
+    def __init__(self, fragments: Iterable[str] = ()) -> None:
+        super().__init__(fragments)
+        self._so_far: SoFar = (0, "")
+
+    def so_far(self) -> str:
+        """The fragments joined (as ``joined`` joins them), as many as there are now."""
+        self._so_far = so_far = joined_since(self, self._so_far)
+        return so_far[1]
+
+
+def updated(
+    shown: tuple[_Item, ...], changed: Mapping[int, _Item], added: Sequence[_Item]
+) -> tuple[_Item, ...]:
+    """``shown`` with the items at the positions ``changed`` replaced, ``added`` after: ``shown`` itself if nothing is new.
+
+    >>> updated(("a", "b"), {1: "B"}, ["c"])
+    ('a', 'B', 'c')
+    """
+    changed = {position: item for position, item in changed.items() if item != shown[position]}
+    if not changed:
+        return shown + tuple(added) if added else shown
+    items = list(shown)
+    for position, item in changed.items():
+        items[position] = item
+    items += added
+    return tuple(items)
+
+
+def owned(value: object, path: str) -> Any:
+    """``value`` with its dicts, lists and tuples copied all the way down: what an assembler keeps of an item.
+
+    A caller may reuse or change its dicts after feeding them; what was
+    assembled must not change with them. Dicts and lists (their subclasses
+    too) become plain ones, tuples stay tuples; everything else (strings,
+    numbers, an object the reader refuses later) is kept as it is.
+
+    Raises:
+        InvalidStream: ``value`` nests deeper than toolturns' JSON limit (a
+            circular value never ends), at ``path``.
+
+    >>> fed = {"usage": {"tokens": [1, 2]}}
+    >>> kept = owned(fed, "item")
+    >>> fed["usage"]["tokens"].append(3)
+    >>> kept
+    {'usage': {'tokens': [1, 2]}}
+    """
+    if not isinstance(value, (dict, list, tuple)):
+        return value  # the common case: a string or a number
+    # Iterative, so that depth costs no Python stack (a comprehension per
+    # level would cost two frames per level on Python 3.11).
+    top: list[Any] = [value]
+    pending: list[tuple[Any, Any, object, int]] = [(top, 0, value, 0)]
+    tuples: list[tuple[Any, Any, list[Any]]] = []  # made tuples once their items are copied
+    while pending:
+        holder, key, node, depth = pending.pop()
+        if depth == MAX_DEPTH:
+            raise InvalidStream(
+                path,
+                f"must nest at most {MAX_DEPTH} levels deep (a circular structure never ends)",
+                describe(value),
+            )
+        copy: dict[Any, Any] | list[Any]
+        if isinstance(node, dict):
+            copy = dict(node)
+            children: Iterable[tuple[Any, Any]] = copy.items()
+        else:
+            assert isinstance(node, (list, tuple))
+            copy = list(node)
+            children = enumerate(copy)
+            if isinstance(node, tuple):
+                tuples.append((holder, key, copy))
+        holder[key] = copy
+        pending.extend(
+            (copy, child_key, child, depth + 1)
+            for child_key, child in children
+            if isinstance(child, (dict, list, tuple))
+        )
+    for holder, key, items in reversed(tuples):  # the innermost first
+        holder[key] = tuple(items)
+    return top[0]
 
 
 class OtherKeys:
@@ -60,17 +188,12 @@ class OtherKeys:
         """Add one occurrence of ``key``, or raise InvalidStream at ``path``."""
         kept = self._values.get(key)
         if kept is None:
-            if isinstance(value, str):
-                self._values[key] = _Text([value])
-            elif self._extend_arrays and isinstance(value, list):
-                self._values[key] = list(value)
-            else:
-                self._values[key] = value
-        elif isinstance(kept, _Text) and isinstance(value, str):
+            self._values[key] = Text([value]) if isinstance(value, str) else owned(value, path)
+        elif isinstance(kept, Text) and isinstance(value, str):
             kept.append(value)
         elif self._extend_arrays and type(kept) is list and isinstance(value, list):
-            kept.extend(value)
-        elif isinstance(kept, _Text) or _differ(kept, value):
+            kept.extend(owned(value, path))
+        elif isinstance(kept, Text) or _differ(kept, value):
             arrays = " or array" if self._extend_arrays else ""
             raise InvalidStream(
                 path,
@@ -80,10 +203,12 @@ class OtherKeys:
 
     def joined(self) -> dict[str, Any]:
         """The keys with their text fragments joined, in the order they first came."""
-        return {key: joined(v) if isinstance(v, _Text) else v for key, v in self._values.items()}
+        return {key: v.so_far() if isinstance(v, Text) else v for key, v in self._values.items()}
 
 
 def _differ(kept: object, value: object) -> bool:
+    # What is kept nests at most MAX_DEPTH levels, but the value it is
+    # compared with is not copied (nor so checked), and the stack may be deep.
     try:
         return bool(kept != value)
     except RecursionError:  # too deep to compare: not the same value as far as we can tell
@@ -109,6 +234,10 @@ class Assembler(ABC):
         self.usage = None
         self._fed = 0
         self._ended = False
+        # The parts of the turn (calls, blocks) that feeding changed, in order,
+        # for a subclass whose snapshot reads again only what changed: feeding
+        # appends a part after changing it, a snapshot remembers how far it read.
+        self._touched: list[Any] = []
 
     @property
     def ended(self) -> bool:
@@ -189,12 +318,20 @@ class Assembler(ABC):
     def snapshot(self) -> StreamSnapshot:
         """The text and tool calls so far, without changing the assembly.
 
+        Incremental: it joins only what came since the last snapshot (and
+        copies the text and the list of calls into the new snapshot, as a
+        new value must hold them), so a snapshot after every item costs time
+        linear in the stream. Safe from any thread while one thread feeds:
+        it shows the stream as far as it had come, perhaps part of the way
+        into the item being fed, and never loses what is fed meanwhile.
+
         >>> from toolturns import openai
         >>> stream = openai.StreamAssembler()
         >>> stream.feed({"choices": [{"index": 0, "delta": {"content": "Checking"}}]})
         >>> stream.snapshot().content, stream.snapshot().finish_reason
         ('Checking', None)
         """
+        # tuple() of a tuple is that tuple: no copy of what _partial_calls built.
         return StreamSnapshot(self._content(), tuple(self._partial_calls()), self.finish_reason)
 
     # -- what each provider implements -----------------------------------------
@@ -209,8 +346,8 @@ class Assembler(ABC):
 
     @abstractmethod
     def _content(self) -> str:
-        """The text so far."""
+        """The text so far, joining only what came since it was last asked (and writing nothing that feeding writes)."""
 
     @abstractmethod
-    def _partial_calls(self) -> list[PartialToolCall]:
-        """The tool calls so far."""
+    def _partial_calls(self) -> Sequence[PartialToolCall]:
+        """The tool calls so far, reading again only what changed since they were last asked for (likewise)."""

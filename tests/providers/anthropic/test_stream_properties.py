@@ -12,6 +12,8 @@ from hypothesis import strategies as st
 
 from tests.conftest import wire_examples
 from tests.property import strategies as s
+from tests.test_stream_copies import assembled, wreck
+from tests.test_stream_snapshots import assert_snapshots_agree
 from toolturns import ChatMessage, Role, ToolCall, anthropic
 
 # -- local strategies -------------------------------------------------------------------
@@ -138,3 +140,110 @@ def test_arbitrary_json_raises_only_message_error(items: list[Any]) -> None:
 def test_mutated_golden_streams_raise_only_message_error(events: list[Any]) -> None:
     """A recorded stream with a mistake deep inside either assembles or raises a MessageError."""
     s.feed_expecting_only_message_errors(anthropic.StreamAssembler(), events)
+
+
+# -- incremental snapshots, and what was fed changed afterwards ------------------------------------
+
+
+@st.composite
+def interleaved(draw: st.DrawFn, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``events`` with every block started first, then their deltas merged in any order (each block's in
+    its own order), then the stops: blocks streamed side by side, as the event protocol allows."""
+    starts = [e for e in events if e["type"] == "content_block_start"]
+    stops = [e for e in events if e["type"] == "content_block_stop"]
+    queues = [
+        [e for e in events if e["type"] == "content_block_delta" and e["index"] == i]
+        for i in range(len(starts))
+    ]
+    deltas = []
+    while any(queues):
+        queue = draw(st.sampled_from([q for q in queues if q]))
+        deltas.append(queue.pop(0))
+    return [events[0], *starts, *deltas, *draw(st.permutations(stops)), *events[-2:]]
+
+
+@st.composite
+def texts_and_calls(draw: st.DrawFn) -> tuple[str, list[dict[str, Any]]]:
+    """Several text blocks and tool_use blocks in any order, each streamed in pieces; the text they make."""
+    events: list[dict[str, Any]] = [
+        {"type": "message_start", "message": {"role": "assistant", "content": []}}
+    ]
+    texts = []
+    for index in range(draw(st.integers(1, 5))):
+        if draw(st.booleans()):
+            text = draw(s.unicode_text(max_size=8))
+            texts.append(text)
+            start: dict[str, Any] = {"type": "text", "text": ""}
+            kind, key = "text_delta", "text"
+        else:
+            text = json.dumps({"n": draw(s.unicode_text(max_size=6))})
+            start = {"type": "tool_use", "id": f"toolu_{index}", "name": "f", "input": {}}
+            kind, key = "input_json_delta", "partial_json"
+        events.append({"type": "content_block_start", "index": index, "content_block": start})
+        events += [
+            {"type": "content_block_delta", "index": index, "delta": {"type": kind, key: piece}}
+            for piece in draw(pieces(text))
+        ]
+        events.append({"type": "content_block_stop", "index": index})
+    events += [{"type": "message_delta", "delta": {"stop_reason": "end_turn"}}, {"type": "message_stop"}]
+    return "".join(texts), events
+
+
+_POINTS = st.sets(st.integers(1, 80), max_size=4)
+_SIDE_BY_SIDE = texts_and_calls().flatmap(lambda case: st.tuples(st.just(case[0]), interleaved(case[1])))
+
+
+@given(
+    st.one_of(
+        _TURN_AND_STREAM.map(lambda case: case[1]),
+        _TURN_AND_STREAM.flatmap(lambda case: interleaved(case[1])),
+        _SIDE_BY_SIDE.map(lambda case: case[1]),
+        _TURN_AND_STREAM.flatmap(lambda case: s.mutated(st.just(case[1]))),
+    ),
+    _POINTS,
+)
+def test_a_snapshot_after_every_event_shows_what_one_from_scratch_shows(
+    events: list[Any], points: set[int]
+) -> None:
+    """Blocks one after another or side by side, or an event broken: a snapshot after every event shows
+    what a snapshot of the same events taken at once shows."""
+    assert_snapshots_agree(anthropic.StreamAssembler, events, points)
+
+
+def _block_order(event: dict[str, Any]) -> float:
+    """Where an event goes when blocks stream one after another (a stable sort keeps each block's order)."""
+    if event["type"] == "message_start":
+        return -1
+    return event["index"] if "index" in event else float("inf")
+
+
+@given(_SIDE_BY_SIDE)
+def test_blocks_streamed_side_by_side_assemble_as_one_after_another(
+    case: tuple[str, list[dict[str, Any]]],
+) -> None:
+    """Text and tool_use blocks whose deltas interleave: the snapshot after every event and the message have
+    the texts in block order, and the message is the one the blocks streamed one after another give."""
+    text, events = case
+    assembler, in_order = anthropic.StreamAssembler(), anthropic.StreamAssembler()
+    for event in events:
+        assembler.feed(event)
+        assembler.snapshot()
+    for event in sorted(events, key=_block_order):
+        in_order.feed(event)
+    assert assembler.snapshot().content == assembler.message().content == text
+    assert assembler.message() == in_order.message()
+
+
+@given(_TURN_AND_STREAM)
+def test_changing_what_was_fed_changes_nothing_assembled(
+    case: tuple[ChatMessage, list[dict[str, Any]]],
+) -> None:
+    """Every dict and list of the events changed after feeding them: message, snapshot and usage are as before."""
+    turn, events = case
+    stream = anthropic.StreamAssembler()
+    for event in events:
+        stream.feed(event)
+    before = assembled(stream)
+    wreck(events)
+    assert assembled(stream) == before
+    assert before[0] == turn

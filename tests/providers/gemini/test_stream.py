@@ -401,3 +401,33 @@ def test_blocked_prompt_raises_with_the_feedback() -> None:
         assemble([{"promptFeedback": feedback}])
     assert caught.value.provider_error == feedback
     assert caught.value.path == "item[0].promptFeedback.blockReason"
+
+
+def test_a_snapshot_before_the_response_id_came_is_updated_when_it_comes() -> None:
+    """A call without id snapshotted before the first responseId: once it comes, the snapshot shows the
+    made-up id the message has, seeded with it."""
+    assembler = assemble([chunk(CALL, response_id=None)])
+    before = assembler.snapshot().tool_calls[0].id
+    assembler.feed(chunk({"text": "Done."}, finish="STOP"))
+    (call,) = assembler.message().tool_calls or ()
+    assert assembler.snapshot().tool_calls[0].id == call.id != before
+    assert call == gemini.from_response(whole([CALL, {"text": "Done."}])).tool_calls[0]  # type: ignore[index]
+
+
+def test_snapshots_leave_thought_summaries_out_of_the_text() -> None:
+    """Thought-summary parts before the answer and between its parts: no snapshot shows their text, as the
+    message's content does not."""
+    chunks = [
+        chunk({"text": "Thinking", "thought": True}),
+        chunk({"text": " hard", "thought": True}),
+        chunk({"text": "Hello"}),
+        chunk({"text": "more thought", "thought": True}, {"text": " there", "thoughtSignature": "c2ln"}),
+        chunk(CALL, finish="STOP"),
+    ]
+    assembler = gemini.StreamAssembler()
+    shown = []
+    for item in chunks:
+        assembler.feed(item)
+        shown.append(assembler.snapshot().content)
+    assert shown == ["", "", "Hello", "Hello there", "Hello there"]
+    assert assembler.message().content == "Hello there"

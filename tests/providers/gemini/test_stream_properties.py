@@ -12,6 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.property import strategies as s
+from tests.test_stream_copies import assembled, wreck
+from tests.test_stream_snapshots import assert_snapshots_agree
 from toolturns import ChatMessage, Role, ToolCall, gemini
 
 # -- local strategies -------------------------------------------------------------------
@@ -139,3 +141,59 @@ def test_arbitrary_json_raises_only_message_error(items: list[Any]) -> None:
 def test_mutated_streams_raise_only_message_error(chunks: list[Any]) -> None:
     """A valid stream with a mistake deep inside either assembles or raises a MessageError."""
     s.feed_expecting_only_message_errors(gemini.StreamAssembler(), chunks)
+
+
+# -- incremental snapshots, and what was fed changed afterwards ------------------------------------
+
+
+@st.composite
+def late_ids(draw: st.DrawFn, chunks: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``chunks`` whose responseId comes only from some chunk on: the made-up ids change then."""
+    first = draw(st.integers(0, len(chunks) - 1))  # the last chunk has it, as the whole response
+    chunks = copy.deepcopy(chunks)
+    for chunk in chunks[:first]:
+        chunk.pop("responseId", None)
+    return chunks
+
+
+_POINTS = st.sets(st.integers(1, 80), max_size=4)
+
+
+@given(_CASES.flatmap(lambda case: st.one_of(late_ids(case[1]), s.mutated(st.just(case[1])))), _POINTS)
+def test_a_snapshot_after_every_chunk_shows_what_one_from_scratch_shows(
+    chunks: list[Any], points: set[int]
+) -> None:
+    """Parts in any chunks, the responseId late, or a chunk broken: a snapshot after every chunk shows
+    what a snapshot of the same chunks taken at once shows."""
+    assert_snapshots_agree(gemini.StreamAssembler, chunks, points)
+
+
+@given(_CASES.flatmap(lambda case: st.tuples(st.just(case[0]), late_ids(case[1]))))
+def test_the_last_snapshot_shows_the_message(case: tuple[ChatMessage, list[dict[str, Any]]]) -> None:
+    """The snapshot after the last chunk has the message's text and its calls, made-up ids included,
+    however late the responseId they are seeded with came."""
+    expected, chunks = case
+    assembler = gemini.StreamAssembler()
+    for item in chunks:
+        assembler.feed(item)
+        assembler.snapshot()
+    snapshot = assembler.snapshot()
+    assert snapshot.content == expected.content
+    assert [(p.id, p.name, p.arguments_json) for p in snapshot.tool_calls] == [
+        (c.id, c.name, c.arguments_json) for c in expected.tool_calls or ()
+    ]
+
+
+@given(_CASES)
+def test_changing_what_was_fed_changes_nothing_assembled(
+    case: tuple[ChatMessage, list[dict[str, Any]]],
+) -> None:
+    """Every dict and list of the chunks changed after feeding them: message, snapshot and usage are as before."""
+    expected, chunks = case
+    stream = gemini.StreamAssembler()
+    for item in chunks:
+        stream.feed(item)
+    before = assembled(stream)
+    wreck(chunks)
+    assert assembled(stream) == before
+    assert before[0] == expected

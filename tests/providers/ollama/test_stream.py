@@ -197,18 +197,17 @@ def test_other_keys_that_cannot_be_merged(first: Any, second: Any) -> None:
         stream.feed(item_with({"other": second}))
 
 
-def test_values_too_deep_to_compare() -> None:
-    """A repeated value nested too deep to compare is refused with InvalidStream, not RecursionError."""
-
-    def deep() -> list[Any]:
-        value: list[Any] = []
-        for _ in range(100_000):
-            value = [value]
-        return value
-
-    stream = assemble([item_with({"other": deep()})])
-    with pytest.raises(InvalidStream):
-        stream.feed(item_with({"other": deep()}))
+def test_values_too_deep_to_keep() -> None:
+    """A value nested deeper than toolturns' JSON limit is refused where it came, not RecursionError later."""
+    value: list[Any] = []
+    for _ in range(100_000):
+        value = [value]
+    stream = assemble([item("Hi")])
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed(item_with({"other": value}))
+    assert caught.value.path == "item[1].message.other"
+    assert caught.value.rule.startswith("must nest at most 500 levels deep")
+    assert stream.message().content == "Hi"
 
 
 # -- truncation and life cycle ------------------------------------------------------------

@@ -11,6 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.property import strategies as s
+from tests.test_stream_copies import assembled, wreck
+from tests.test_stream_snapshots import assert_snapshots_agree
 from toolturns import ChatMessage, ToolCall, ollama
 
 _NAMES = st.text(st.sampled_from("abcxyz_-0129"), min_size=1, max_size=8)
@@ -102,3 +104,32 @@ _CHUNKS = st.builds(_chunks, _messages(), st.integers(0, 2**32), st.just(False),
 def test_arbitrary_items_raise_only_message_error(items: list[Any]) -> None:
     """Arbitrary JSON and near-valid items fed in give a message or a MessageError, nothing else."""
     s.feed_expecting_only_message_errors(ollama.StreamAssembler(), items)
+
+
+# -- incremental snapshots, and what was fed changed afterwards ------------------------------------
+
+
+_POINTS = st.sets(st.integers(1, 80), max_size=4)
+_CHUNKS_EITHER_WAY = st.builds(_chunks, _messages(), st.integers(0, 2**32), st.booleans(), st.booleans())
+
+
+@given(
+    _CHUNKS_EITHER_WAY.flatmap(lambda items: st.one_of(st.just(items), s.mutated(st.just(items)))), _POINTS
+)
+def test_a_snapshot_after_every_chunk_shows_what_one_from_scratch_shows(
+    items: list[Any], points: set[int]
+) -> None:
+    """Calls with ids or without (made up once the stream ended), or a chunk broken: a snapshot after
+    every chunk shows what a snapshot of the same chunks taken at once shows."""
+    assert_snapshots_agree(ollama.StreamAssembler, items, points)
+
+
+@given(_CHUNKS_EITHER_WAY)
+def test_changing_what_was_fed_changes_nothing_assembled(items: list[dict[str, Any]]) -> None:
+    """Every dict and list of the chunks changed after feeding them: message, snapshot and usage are as before."""
+    stream = ollama.StreamAssembler()
+    for item in items:
+        stream.feed(item)
+    before = assembled(stream)
+    wreck(items)
+    assert assembled(stream) == before

@@ -8,12 +8,14 @@ cycle, the live view, and the exact errors for malformed chunks.
 
 from __future__ import annotations
 
+import copy
 import json
+from types import MappingProxyType
 from typing import Any
 
 import pytest
 
-from tests.conftest import wire_examples
+from tests.conftest import Frozen, wire_examples
 from toolturns import (
     ChatMessage,
     InvalidArguments,
@@ -25,6 +27,7 @@ from toolturns import (
     openai,
     parse_sse,
 )
+from toolturns.providers._stream import Assembler
 
 EXAMPLES = wire_examples("openai", "stream_chunks")
 
@@ -405,18 +408,17 @@ def test_other_keys_that_cannot_be_merged(first: Any, second: Any) -> None:
         stream.feed(chunk({"other": second}))
 
 
-def test_values_too_deep_to_compare() -> None:
-    """A repeated value nested too deep to compare is refused with InvalidStream, not RecursionError."""
-
-    def deep() -> list[Any]:
-        value: list[Any] = []
-        for _ in range(100_000):
-            value = [value]
-        return value
-
-    stream = assemble([chunk({"other": {"v": deep()}})])
-    with pytest.raises(InvalidStream):
-        stream.feed(chunk({"other": {"v": deep()}}))
+def test_values_too_deep_to_keep() -> None:
+    """A value nested deeper than toolturns' JSON limit is refused where it came, not RecursionError later."""
+    value: list[Any] = []
+    for _ in range(100_000):
+        value = [value]
+    stream = assemble([chunk({"content": "Hi"})])
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed(chunk({"other": {"v": value}}))
+    assert caught.value.path == "item[1].choices[0].delta.other"
+    assert caught.value.rule.startswith("must nest at most 500 levels deep")
+    assert stream.message() == ChatMessage.assistant("Hi")
 
 
 # -- n > 1 --------------------------------------------------------------------------------
@@ -812,3 +814,107 @@ def test_a_malformed_call_without_an_id_is_still_an_error() -> None:
             {"role": "assistant", "content": None, "tool_calls": [{"type": "function", "function": 5}]}
         )
     assert caught.value.path == "tool_calls[0].function"
+
+
+# -- the fast path takes exactly what the general path takes ------------------------------
+
+
+def general_path(items: list[Any]) -> openai.StreamAssembler:
+    """An assembler fed ``items`` through the general path only (Assembler.feed, as every other chunk)."""
+    stream = openai.StreamAssembler()
+    for item in items:
+        Assembler.feed(stream, item)
+    return stream
+
+
+def _retyped(item: dict[str, Any], where: str, retype: Any) -> dict[str, Any]:
+    """``item`` with the value at ``where`` (choices, choices[0], delta, tool_calls, tool_calls[0], function) retyped."""
+    item = copy.deepcopy(item)
+    choices = item["choices"]
+    delta = choices[0]["delta"]
+    if where == "choices":
+        item["choices"] = retype(choices)
+    elif where == "choices[0]":
+        choices[0] = retype(choices[0])
+    elif where == "delta":
+        choices[0]["delta"] = retype(delta)
+    elif where == "tool_calls":
+        delta["tool_calls"] = retype(delta["tool_calls"])
+    elif where == "tool_calls[0]":
+        delta["tool_calls"][0] = retype(delta["tool_calls"][0])
+    else:
+        delta["tool_calls"][0]["function"] = retype(delta["tool_calls"][0]["function"])
+    return item
+
+
+_TEXT = chunk({"content": "more"})
+_ARGUMENTS = calls_chunk(call_delta(0, arguments="{}"))
+_FRAGMENTS = [
+    pytest.param(_TEXT, "choices", tuple, id="text-choices-tuple"),
+    pytest.param(_TEXT, "choices[0]", lambda entry: Frozen(**entry), id="text-choice-mapping"),
+    pytest.param(_TEXT, "delta", lambda delta: Frozen(**delta), id="text-delta-mapping"),
+    pytest.param(_TEXT, "delta", MappingProxyType, id="text-delta-mappingproxy"),
+    pytest.param(_ARGUMENTS, "choices", tuple, id="arguments-choices-tuple"),
+    pytest.param(_ARGUMENTS, "tool_calls", tuple, id="arguments-tool_calls-tuple"),
+    pytest.param(_ARGUMENTS, "choices[0]", lambda entry: Frozen(**entry), id="arguments-choice-mapping"),
+    pytest.param(_ARGUMENTS, "delta", lambda delta: Frozen(**delta), id="arguments-delta-mapping"),
+    pytest.param(_ARGUMENTS, "tool_calls[0]", lambda call: Frozen(**call), id="arguments-call-mapping"),
+    pytest.param(
+        _ARGUMENTS, "function", lambda function: Frozen(**function), id="arguments-function-mapping"
+    ),
+    pytest.param(_ARGUMENTS, "function", MappingProxyType, id="arguments-function-mappingproxy"),
+]
+
+
+@pytest.mark.parametrize(("fragment", "where", "retype"), _FRAGMENTS)
+def test_a_fragment_in_another_container_type_is_refused_on_either_path(
+    fragment: dict[str, Any], where: str, retype: Any
+) -> None:
+    """A plain fragment with a tuple for an array or a mapping that is not a dict: the fast path refuses it
+    as the general path does, with the same error, and assembles nothing of it."""
+    item = _retyped(fragment, where, retype)
+    opening = [calls_chunk(call_delta(0, "call_1", "f", ""))]
+    fast, general = assemble(opening), assemble(opening)
+    with pytest.raises(InvalidStream) as on_fast:
+        fast.feed(item)
+    with pytest.raises(InvalidStream) as on_general:
+        Assembler.feed(general, item)
+    assert str(on_fast.value) == str(on_general.value)
+    assert fast.message() == general.message() == assemble(opening).message()
+
+
+def test_the_first_chunk_id_seeds_made_up_ids_whichever_path_took_it() -> None:
+    """A text fragment first, with the response's id: the made-up call ids are seeded with it on either path."""
+    items = [
+        {**chunk({"content": "Hi"}), "id": "chatcmpl-first"},
+        {**calls_chunk(call_delta(0, None, "f", "{}")), "id": "chatcmpl-later"},
+    ]
+    assert assemble(items).message() == general_path(items).message()
+
+
+def test_snapshots_list_calls_in_index_order_as_they_come_out_of_it() -> None:
+    """Calls opened at indices 2, 0, 1 and streamed interleaved: every snapshot lists them by index, as
+    message() does; once a call comes without index, in the order they came."""
+    items = [
+        calls_chunk(call_delta(2, "call_c", "h", "")),
+        calls_chunk(call_delta(0, "call_a", "f", '{"a"')),
+        calls_chunk(call_delta(2, arguments='{"c": 3}')),
+        calls_chunk(call_delta(1, "call_b", "g", "{}")),
+        calls_chunk(call_delta(0, arguments=": 1}")),
+    ]
+    stream = openai.StreamAssembler()
+    seen = []
+    for item in items:
+        stream.feed(item)
+        seen.append([(partial.id, partial.arguments_json) for partial in stream.snapshot().tool_calls])
+    assert seen[-1] == [("call_a", '{"a": 1}'), ("call_b", "{}"), ("call_c", '{"c": 3}')]
+    assert seen[2] == [("call_a", '{"a"'), ("call_c", '{"c": 3}')]
+    assert [call.id for call in stream.message().tool_calls or ()] == ["call_a", "call_b", "call_c"]
+    stream.feed(calls_chunk(call_delta(None, "call_d", "k", "{}")))
+    assert [partial.id for partial in stream.snapshot().tool_calls] == [
+        "call_c",
+        "call_a",
+        "call_b",
+        "call_d",
+    ]
+    assert [call.id for call in stream.message().tool_calls or ()] == ["call_c", "call_a", "call_b", "call_d"]

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import itertools
 import random
+from types import MappingProxyType
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.conftest import Frozen
 from tests.property import strategies as s
-from toolturns import ChatMessage, ToolCall, openai
+from tests.test_stream_copies import assembled, wreck
+from tests.test_stream_snapshots import assert_snapshots_agree
+from toolturns import ChatMessage, MessageError, ToolCall, openai
+from toolturns.providers._stream import Assembler
 
 _NAMES = st.text(st.sampled_from("abcxyz_-0129"), min_size=1, max_size=8)
 _TEXT = s.unicode_text(max_size=30)
@@ -99,3 +106,158 @@ _CHUNKS = st.builds(_wire_chunks, _messages(), st.integers(0, 2**32), st.just(Fa
 def test_arbitrary_items_raise_only_message_error(items: list[Any]) -> None:
     """Arbitrary JSON and near-valid chunks fed in give a message or a MessageError, nothing else."""
     s.feed_expecting_only_message_errors(openai.StreamAssembler(), items)
+
+
+# -- the fast path against the general path ------------------------------------------------
+
+
+class _DictChild(dict[Any, Any]):
+    """A dict subclass: a dict to the general path (isinstance), never a plain fragment."""
+
+
+class _ListChild(list[Any]):
+    """A list subclass, likewise."""
+
+
+def _retypings(value: Any) -> list[Any]:
+    """The values of another container type that could stand where ``value`` stands."""
+    if isinstance(value, list):
+        return [tuple(value), _ListChild(value)]
+    retyped: list[Any] = [MappingProxyType(value), _DictChild(value)]
+    if all(isinstance(key, str) for key in value):
+        retyped.append(Frozen(**value))
+    return retyped
+
+
+def _slots(root: Any) -> list[tuple[Any, Any]]:
+    """(container, key) of every dict or list inside ``root``, below it."""
+    found = []
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for key, child in items:
+            if type(child) in (dict, list):
+                found.append((node, key))
+                pending.append(child)
+    return found
+
+
+@st.composite
+def _varied(draw: st.DrawFn, item: dict[str, Any]) -> Any:
+    """``item``, or a variant of it: a container of another type somewhere, another id, keys the fast path
+    looks at added or taken away, a mistake deep inside."""
+    kind = draw(st.sampled_from(["same", "retyped", "id", "keys", "mutated"]))
+    item = copy.deepcopy(item)
+    if kind == "retyped":
+        slots = _slots(item)
+        if slots:
+            node, key = draw(st.sampled_from(slots))
+            node[key] = draw(st.sampled_from(_retypings(node[key])))
+    elif kind == "id":
+        item["id"] = draw(st.sampled_from(["chatcmpl-1", "chatcmpl-2", None, 5]))
+    elif kind == "keys":
+        entry = item["choices"][0] if item.get("choices") else {}
+        change = draw(st.sampled_from(["usage", "error", "finish_reason", "index", "index-bool", "no-id"]))
+        if change in ("usage", "error"):
+            item[change] = draw(st.sampled_from([None, {"total_tokens": 1}]))
+        elif change == "finish_reason":
+            entry.pop("finish_reason", None)
+        elif change == "index":
+            entry.pop("index", None)
+        elif change == "index-bool":
+            entry["index"] = False
+        else:
+            item.pop("id", None)
+    elif kind == "mutated":
+        return draw(s.mutated(st.just(item)))
+    return item
+
+
+def _outcome(act: Any) -> Any:
+    try:
+        return act()
+    except MessageError as error:
+        return type(error), str(error)
+
+
+def _state(stream: openai.StreamAssembler) -> tuple[Any, ...]:
+    return (_outcome(stream.snapshot), stream.finish_reason, stream.usage, stream.ended)
+
+
+_STREAMS_WITH_IDS = st.builds(
+    _wire_chunks, _messages(), st.integers(0, 2**32), st.booleans(), st.booleans()
+).map(lambda items: [{"id": "chatcmpl-1", **item} for item in items])
+
+
+@given(_STREAMS_WITH_IDS.flatmap(lambda items: st.tuples(*(_varied(item) for item in items))))
+def test_the_fast_path_takes_what_the_general_path_takes_and_gives_the_same(items: tuple[Any, ...]) -> None:
+    """Fed the same chunks, an assembler and one fed through the general path only (Assembler.feed)
+    accept and refuse the same chunks, with the same errors, and tell the same at every step."""
+    fast, general = openai.StreamAssembler(), openai.StreamAssembler()
+    for item in items:
+        assert _outcome(functools.partial(fast.feed, item)) == _outcome(
+            functools.partial(Assembler.feed, general, item)
+        )
+        assert _state(fast) == _state(general)
+    assert _outcome(fast.message) == _outcome(general.message)
+
+
+# -- incremental snapshots, and what was fed changed afterwards ------------------------------------
+
+
+def _reindexed(items: tuple[Any, ...], indices: list[int | None]) -> list[Any]:
+    """``items`` with call ``i``'s deltas at index ``indices[i]`` (no index for None: keyed by id, then order)."""
+    result = [_copied(item) for item in items]
+    for item in result:
+        choices = item.get("choices") if isinstance(item, dict) else None
+        for entry in choices if isinstance(choices, list) else ():
+            delta = entry.get("delta") if isinstance(entry, dict) else None
+            calls = delta.get("tool_calls") if isinstance(delta, dict) else None
+            for call in calls if isinstance(calls, list) else ():
+                if (
+                    isinstance(call, dict)
+                    and type(call.get("index")) is int
+                    and 0 <= call["index"] < len(indices)
+                ):
+                    index = indices[call["index"]]
+                    if index is None:
+                        del call["index"]
+                    else:
+                        call["index"] = index
+    return result
+
+
+def _copied(value: Any) -> Any:
+    """``value`` with its plain dicts, lists and tuples copied (other mappings shared, as deepcopy cannot copy them)."""
+    if type(value) is dict:
+        return {key: _copied(item) for key, item in value.items()}
+    if type(value) in (list, tuple):
+        return type(value)(_copied(item) for item in value)
+    return value
+
+
+_INDICES = st.lists(st.none() | st.integers(0, 4), min_size=3, max_size=3)
+_POINTS = st.sets(st.integers(1, 80), max_size=4)
+
+
+@given(
+    _STREAMS_WITH_IDS.flatmap(lambda items: st.tuples(*(_varied(item) for item in items))), _INDICES, _POINTS
+)
+def test_a_snapshot_after_every_chunk_shows_what_one_from_scratch_shows(
+    items: tuple[Any, ...], indices: list[int | None], points: set[int]
+) -> None:
+    """Calls interleaved, at indices out of order or none, chunks varied or broken: a snapshot after every
+    chunk shows what a snapshot of the same chunks taken at once shows."""
+    assert_snapshots_agree(openai.StreamAssembler, _reindexed(items, indices), points)
+
+
+@given(_STREAMS_WITH_IDS)
+def test_changing_what_was_fed_changes_nothing_assembled(items: list[dict[str, Any]]) -> None:
+    """Every dict and list of the chunks changed after feeding them: message, snapshot and usage are as before."""
+    stream = openai.StreamAssembler()
+    for item in items:
+        stream.feed(item)
+    before = assembled(stream)
+    wreck(items)
+    assert assembled(stream) == before

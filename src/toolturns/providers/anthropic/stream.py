@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, NamedTuple, NoReturn
 
 from ..._errors import InvalidStream, InvalidToolCall, describe
 from ..._json import decode
@@ -15,7 +15,7 @@ from .._shared import (
     arguments_text_from_object_wire,
     at,
 )
-from .._stream import Assembler, joined
+from .._stream import Assembler, Text, joined, owned, updated
 from .blocks import UNASSEMBLED
 from .ids import read_id
 from .read import Layout, read_tool_use
@@ -44,22 +44,48 @@ _DELTA_KEYS = {
 
 
 class _Block:
-    """One content block as far as it has streamed: its start, and the fragments since."""
+    """One content block as far as it has streamed: its start (a copy), and the fragments since."""
 
-    __slots__ = ("fragments", "signature", "start", "stopped", "unassembled")
+    __slots__ = ("call_id", "fragments", "signature", "slot", "start", "stopped", "unassembled")
 
-    def __init__(self, start: dict[str, Any]) -> None:
+    def __init__(self, start: dict[str, Any], slot: int) -> None:
         self.start = start
-        self.fragments: list[str] = []  # text, partial_json or thinking, by kind
+        # Text, partial_json or thinking, by kind; a text block's start text first.
+        self.fragments = Text([start.get("text", "")] if start["type"] == "text" else ())
         self.signature: list[str] = []  # signature_delta fragments of a thinking block
         # Deltas of a type toolturns does not know, of a block it does not model: kept as they came.
         self.unassembled: list[dict[str, Any]] = []
         self.stopped = False
+        self.slot = slot  # its place among the text blocks, or among the tool_use blocks
+        self.call_id: str | None = None  # a tool_use block's id, decoded
 
     @property
     def kind(self) -> str:
         kind: str = self.start["type"]
         return kind
+
+    def partial(self) -> PartialToolCall:
+        """The call of a tool_use block as far as it has streamed."""
+        text = self.fragments.so_far()
+        if (not text or text.isspace()) and self.start.get("input"):
+            # No argument text streamed yet: the start's own input is the
+            # arguments so far, as message() gives them.
+            text = arguments_text_from_object_wire(self.start["input"], path="input", call_id=None, name="")
+        return PartialToolCall(self.call_id, self.start.get("name"), text)
+
+
+class _Shown(NamedTuple):
+    """What the last snapshot showed, replaced whole by the next one."""
+
+    touched: int  # how many entries of the assembler's _touched it had read
+    texts: int  # how many text blocks there were
+    calls: int  # how many tool_use blocks there were
+    content: str  # their texts joined
+    last: int  # where in content the last text block's text starts
+    partials: tuple[PartialToolCall, ...]  # each tool_use block's call
+
+
+_NOTHING_SHOWN = _Shown(0, 0, 0, "", 0, ())
 
 
 class StreamAssembler(Assembler):
@@ -111,6 +137,10 @@ class StreamAssembler(Assembler):
         self._started = False
         self._blocks: list[_Block] = []
         self._ids: dict[str, int] = {}  # decoded tool_use id -> block index
+        # The text blocks and the tool_use blocks, each in order: what a snapshot shows.
+        self._by_kind: dict[str, list[_Block]] = {"text": [], "tool_use": []}
+        # A snapshot reads again only the blocks a delta changed (in _touched, one entry per delta).
+        self._shown = _NOTHING_SHOWN
 
     # -- events ---------------------------------------------------------------------
 
@@ -177,7 +207,7 @@ class StreamAssembler(Assembler):
             raise InvalidStream(path, "must be an object", describe(usage))
         # message_delta's counts are cumulative and may cover only some keys:
         # they update the ones message_start gave.
-        self.usage = {**(self.usage or {}), **usage}
+        self.usage = {**(self.usage or {}), **owned(usage, path)}
 
     def _index(self, item: dict[str, Any]) -> int:
         index = item.get("index")
@@ -202,7 +232,8 @@ class StreamAssembler(Assembler):
             raise InvalidStream(
                 "index", f"must be {len(self._blocks)}, the next block's index", describe(index)
             )
-        start = item.get("content_block")
+        start = owned(item.get("content_block"), "content_block")  # checked, then kept: a copy
+        call_id = None
         with at("content_block"):
             if not isinstance(start, dict):
                 raise InvalidStream("", "must be an object (a content block)", describe(start))
@@ -212,7 +243,7 @@ class StreamAssembler(Assembler):
             if kind == "text":
                 self._text_start(start)
             elif kind == "tool_use":
-                self._tool_use_start(start, index)
+                call_id = self._tool_use_start(start, index)
             elif kind == "tool_result":
                 raise InvalidStream("type", "must not be 'tool_result' in an assistant turn", describe(kind))
             elif kind == "thinking":
@@ -220,17 +251,25 @@ class StreamAssembler(Assembler):
                     value = start.get(key, "")
                     if not isinstance(value, str):
                         raise InvalidStream(key, "must be a string", describe(value))
-        self._blocks.append(_Block(start))
+        shown = self._by_kind.get(kind)
+        block = _Block(start, -1 if shown is None else len(shown))
+        if kind == "tool_use":
+            block.call_id = call_id
+        self._blocks.append(block)
+        if shown is not None:
+            shown.append(block)
 
     def _text_start(self, start: dict[str, Any]) -> None:
         text = start.get("text", "")
         if not isinstance(text, str):
             raise InvalidStream("text", "must be a string", describe(text))
 
-    def _tool_use_start(self, start: dict[str, Any], index: int) -> None:
+    def _tool_use_start(self, start: dict[str, Any], index: int) -> str | None:
+        """Check a tool_use block's start; its id decoded, if it has one."""
         # The id and name come whole here; a missing one is reported by
         # message() (the live view shows None until then).
         call_id = start.get("id")
+        decoded = None
         if call_id is not None:
             decoded = read_id(call_id, "id", InvalidToolCall)
             if decoded in self._ids:
@@ -249,6 +288,7 @@ class StreamAssembler(Assembler):
         # The start's input is {} in a stream; an object with keys would read
         # as arguments of their own.
         arguments_text_from_object_wire(value, path="input", call_id=None, name=name or "")
+        return decoded
 
     def _block_delta(self, item: dict[str, Any]) -> None:
         block = self._open_block(item)
@@ -267,7 +307,7 @@ class StreamAssembler(Assembler):
                 # A block type added after this code (compaction) with its own
                 # delta type: the stream goes on; the block is kept with its
                 # deltas as they came, and refused on replay (unassembled).
-                block.unassembled.append(delta)
+                block.unassembled.append(owned(delta, ""))
                 return
             if not isinstance(kind, str) or kind not in accepted:
                 raise InvalidStream(
@@ -288,6 +328,7 @@ class StreamAssembler(Assembler):
                 describe(fragment),
             )
         (block.signature if kind == "signature_delta" else block.fragments).append(fragment)
+        self._touched.append(block)
 
     def _message_delta(self, item: dict[str, Any]) -> None:
         delta = item.get("delta")
@@ -308,7 +349,7 @@ class StreamAssembler(Assembler):
         layout = Layout()  # the positions from_response gives the kept blocks
         for number, block in enumerate(self._blocks):
             if block.kind == "text":
-                texts.append(layout.text(_joined_text(block)))
+                texts.append(layout.text(block.fragments.so_far()))
             elif block.kind == "tool_use":
                 with at(f"content[{number}]"):
                     calls.append(layout.call(_stream_call(block)))
@@ -322,33 +363,43 @@ class StreamAssembler(Assembler):
         )
 
     def _content(self) -> str:
-        return "".join(_joined_text(block) for block in self._blocks if block.kind == "text")
+        return self._shown_now().content
 
-    def _partial_calls(self) -> list[PartialToolCall]:
-        calls = []
-        for block in self._blocks:
-            if block.kind == "tool_use":
-                call_id = block.start.get("id")
-                text = joined(block.fragments)
-                if not text.strip() and block.start.get("input"):
-                    # No argument text streamed yet: the start's own input is the
-                    # arguments so far, as message() gives them.
-                    text = arguments_text_from_object_wire(
-                        block.start["input"], path="input", call_id=None, name=""
-                    )
-                calls.append(
-                    PartialToolCall(
-                        None if call_id is None else read_id(call_id, "id", InvalidToolCall),
-                        block.start.get("name"),
-                        text,
-                    )
-                )
-        return calls
+    def _partial_calls(self) -> tuple[PartialToolCall, ...]:
+        return self._shown_now().partials
 
-
-def _joined_text(block: _Block) -> str:
-    start: str = block.start.get("text", "")
-    return joined([start, *block.fragments])
+    def _shown_now(self) -> _Shown:
+        """The last snapshot's view brought up to date: only the blocks started or changed since are read."""
+        shown = self._shown  # read first: it never claims more than what is read after it
+        touched = len(self._touched)  # then the log: a block touched is among the blocks counted next
+        texts, calls = self._by_kind["text"], self._by_kind["tool_use"]
+        count = (touched, len(texts), len(calls))
+        if count == shown[:3]:
+            return shown
+        changed = set(self._touched[shown.touched : touched])
+        content, last = shown.content, shown.last
+        if any(block.kind == "text" and block.slot < shown.texts - 1 for block in changed):
+            # A text block before the last changed (blocks streamed interleaved): join them all again.
+            content, last = "", 0
+            added = texts[: count[1]]
+        else:
+            added = texts[shown.texts : count[1]]
+            if shown.texts and texts[shown.texts - 1] in changed:  # the last text block grew
+                content = content[:last] + texts[shown.texts - 1].fragments.so_far()
+        for block in added:
+            last = len(content)
+            content += block.fragments.so_far()
+        partials = updated(
+            shown.partials,
+            {
+                block.slot: block.partial()
+                for block in changed
+                if block.kind == "tool_use" and block.slot < shown.calls
+            },
+            [block.partial() for block in calls[shown.calls : count[2]]],
+        )
+        self._shown = shown = _Shown(*count, content, last, partials)
+        return shown
 
 
 def _stream_call(block: _Block) -> ToolCall:
@@ -360,7 +411,7 @@ def _stream_call(block: _Block) -> ToolCall:
                 key,
                 f"is required: this tool_use block's {key} never arrived (content_block_start carries it)",
             )
-    text = joined(block.fragments)
+    text = block.fragments.so_far()
     # Blank text ("" is the usual first fragment) means no arguments streamed:
     # the start's input ({}) is the arguments, as in the non-streamed block.
     whole = start if "input" in start else {**start, "input": {}}
@@ -376,7 +427,7 @@ def _stored_block(block: _Block) -> dict[str, Any]:
         stored["thinking"] = joined([stored.get("thinking", ""), *block.fragments])
         stored["signature"] = joined([stored.get("signature", ""), *block.signature])
         return stored
-    text = joined(block.fragments)
+    text = block.fragments.so_far()
     if text.strip():
         # A server tool's input streams like a tool_use's. Text that is not a
         # JSON object (cut off by max_tokens) is kept raw, wrapped the way

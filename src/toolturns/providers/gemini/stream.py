@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..._errors import (
     InvalidMessage,
@@ -16,8 +16,8 @@ from ..._stream import PartialToolCall
 from .._shared import (
     at,
 )
-from .._stream import Assembler, joined
-from .parts import PART, USAGE, camel, fields, keys_of, parts_of, plain
+from .._stream import Assembler, Text, owned
+from .parts import PART, USAGE, answer_text, camel, fields, keys_of, parts_of, plain
 from .read import Reader, read_call
 
 # -- streaming --------------------------------------------------------------------------
@@ -36,13 +36,30 @@ class _Run:
 
     def __init__(self, thought: bool) -> None:
         self.thought = thought
-        self.fragments: list[str] = []
+        self.fragments = Text()
 
     def part(self) -> dict[str, Any]:
-        part: dict[str, Any] = {"text": joined(self.fragments)}
+        part: dict[str, Any] = {"text": self.fragments.so_far()}
         if self.thought:
             part["thought"] = True
         return part
+
+
+class _Shown(NamedTuple):
+    """What the last snapshot showed, replaced whole by the next one.
+
+    Parts before the last never change (a run of text grows only while it is
+    the last part), so they are read once; the calls' made-up ids depend on
+    the responseId, which a later chunk may bring: then they are read again.
+    """
+
+    response_id: str | None
+    parts: int  # how many parts it had read: all but a run of text last
+    text: str  # the text of those parts
+    calls: tuple[PartialToolCall, ...]  # the calls among them
+
+
+_NOTHING_SHOWN = _Shown(None, 0, "", ())
 
 
 class StreamAssembler(Assembler):
@@ -104,6 +121,7 @@ class StreamAssembler(Assembler):
         self._response_id: str | None = None
         self.parts_of: list[_Run | dict[str, Any]] = []
         self._ids: dict[str, int] = {}  # call id Gemini sent -> its part's position
+        self._shown = _NOTHING_SHOWN
 
     def _feed(self, item: dict[str, Any]) -> None:
         chunk = fields(item, "a GenerateContentResponse chunk", InvalidStream)
@@ -132,7 +150,7 @@ class StreamAssembler(Assembler):
                 raise InvalidStream("usageMetadata", "must be an object", describe(usage))
             # Cumulative: each chunk's counts replace the last. In the REST
             # spelling whatever the chunk's (an SDK dump's usage_metadata).
-            self.usage = _rest_fields(usage, "usageMetadata", USAGE)
+            self.usage = owned(_rest_fields(usage, "usageMetadata", USAGE), "usageMetadata")
         candidates = chunk.get("candidates")
         if candidates is None:
             feedback = chunk.get("promptFeedback")
@@ -167,7 +185,8 @@ class StreamAssembler(Assembler):
                     raise InvalidStream("role", "must be 'model' in a response", describe(role))
                 for number, raw in enumerate(parts_of(content)):
                     with at(f"parts[{number}]"):
-                        self._add(fields(raw, "a part object", as_is=PART))
+                        # A copy is checked and kept: the caller may change its dicts later.
+                        self._add(owned(fields(raw, "a part object", as_is=PART), ""))
         reason = candidate.get("finishReason")
         if reason is not None:
             self._end_with(plain(reason) if isinstance(reason, str) else reason, "finishReason")
@@ -221,13 +240,43 @@ class StreamAssembler(Assembler):
         return Reader().model({"role": "model", "parts": parts}, seed, response=True)
 
     def _content(self) -> str:
-        return self._build().content
+        shown = self._shown_now()
+        parts = self.parts_of
+        last = parts[shown.parts] if len(parts) > shown.parts else None
+        # The run of text that is the last part, still growing: the one part read again.
+        if isinstance(last, _Run) and not last.thought:
+            return shown.text + last.fragments.so_far()
+        return shown.text
 
-    def _partial_calls(self) -> list[PartialToolCall]:
-        return [
-            PartialToolCall(call.id, call.name, call.arguments_json)
-            for call in self._build().tool_calls or ()
-        ]
+    def _partial_calls(self) -> tuple[PartialToolCall, ...]:
+        return self._shown_now().calls
+
+    def _shown_now(self) -> _Shown:
+        """The last snapshot's view of the parts brought up to date: only the parts since are read."""
+        shown = self._shown  # read first: it never claims more than what is read after it
+        response_id = self._response_id  # read before the parts: set before them
+        parts = self.parts_of
+        end = len(parts)
+        if end and isinstance(parts[end - 1], _Run):
+            end -= 1  # a run of text last may grow yet
+        if response_id != shown.response_id:  # every made-up id changes: read all parts again
+            shown = _NOTHING_SHOWN._replace(response_id=response_id)
+        elif end == shown.parts:
+            return shown
+        seed = ("response", response_id, self._candidate)
+        texts, calls = [shown.text], []
+        for position in range(shown.parts, end):
+            part = parts[position]
+            if isinstance(part, _Run):
+                if not part.thought:
+                    texts.append(part.fragments.so_far())
+            elif "functionCall" in part:
+                call = read_call(part, (*seed, position), {}, position)
+                calls.append(PartialToolCall(call.id, call.name, call.arguments_json))
+            else:
+                texts.append(answer_text(part) or "")
+        self._shown = shown = _Shown(response_id, end, "".join(texts), shown.calls + tuple(calls))
+        return shown
 
 
 def _rest_fields(value: Mapping[Any, Any], path: str, as_is: frozenset[str]) -> dict[Any, Any]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..._errors import InvalidStream, describe
 from ..._message import ChatMessage, Role
@@ -12,7 +12,7 @@ from .._native import is_generated_id
 from .._shared import (
     at,
 )
-from .._stream import Assembler, OtherKeys, joined
+from .._stream import Assembler, OtherKeys, Text, owned
 from .read import from_response, read_call
 
 _PROVIDER = "ollama"
@@ -32,6 +32,14 @@ _USAGE_KEYS = (
     "prompt_eval_duration",
     "eval_duration",
 )
+
+
+class _Shown(NamedTuple):
+    """The calls the last snapshot showed, replaced whole by the next one."""
+
+    calls: int  # how many calls it had read
+    ended: bool  # whether the stream had ended: then the made-up ids are final
+    partials: tuple[PartialToolCall, ...]
 
 
 class StreamAssembler(Assembler):
@@ -71,13 +79,14 @@ class StreamAssembler(Assembler):
 
     def __init__(self) -> None:
         super().__init__()
-        self._text: list[str] = []
+        self._text = Text()
         # Other keys of the messages, in the order they first came: text
         # (thinking) concatenates, any other value must stay the same.
         self._others = OtherKeys(extend_arrays=False)
         # Each call as it came, and as read then (for the live view).
         self._calls: list[tuple[dict[str, Any], ToolCall]] = []
         self._created_at: object = None
+        self._shown = _Shown(0, False, ())
 
     def _feed(self, item: dict[str, Any]) -> None:
         error = item.get("error")
@@ -106,7 +115,7 @@ class StreamAssembler(Assembler):
         self._created_at = item.get("created_at")
         if done:
             self.finish_reason = reason
-            usage = {key: item[key] for key in _USAGE_KEYS if item.get(key) is not None}
+            usage = {key: owned(item[key], key) for key in _USAGE_KEYS if item.get(key) is not None}
             self.usage = usage or None
             self._ended = True
 
@@ -130,36 +139,46 @@ class StreamAssembler(Assembler):
                     with at(f"tool_calls[{position}]"):
                         # Read now, so a broken call is reported on the item that
                         # brought it; read again in message(), with the final seed.
+                        # A copy is read and kept: the caller may change its dicts later.
+                        raw = owned(raw, "")
                         call = read_call(raw, (*self._seed(), len(self._calls)))
                     self._calls.append((raw, call))
             else:
                 self._others.merge(key, value, key)
 
     def _content(self) -> str:
-        if len(self._text) > 1:
-            self._text[:] = [joined(self._text)]
-        return self._text[0] if self._text else ""
+        return self._text.so_far()
 
-    def _partial_calls(self) -> list[PartialToolCall]:
-        if not self._ended:
-            # An id toolturns makes up depends on the last chunk's created_at:
-            # not known before the end.
-            return [
+    def _partial_calls(self) -> tuple[PartialToolCall, ...]:
+        shown = self._shown  # read first: it never claims more than what is read after it
+        ended = self._ended  # read before the calls: the last call comes before the end
+        count = len(self._calls)
+        if ended and not shown.ended:
+            # The made-up ids depend on the last chunk's created_at, known now: read every call again.
+            seed = self._seed()
+            calls = [
+                read_call(raw, (*seed, position)) for position, (raw, _) in enumerate(self._calls[:count])
+            ]
+            partials = tuple(PartialToolCall(call.id, call.name, call.arguments_json) for call in calls)
+        elif count == shown.calls:
+            return shown.partials
+        else:
+            # An id toolturns makes up is not known before the end: None until then.
+            partials = shown.partials + tuple(
                 PartialToolCall(
                     None if is_generated_id(call, _PROVIDER) else call.id, call.name, call.arguments_json
                 )
-                for _, call in self._calls
-            ]
-        seed = self._seed()
-        calls = [read_call(raw, (*seed, position)) for position, (raw, _) in enumerate(self._calls)]
-        return [PartialToolCall(call.id, call.name, call.arguments_json) for call in calls]
+                for _, call in self._calls[shown.calls : count]
+            )
+        self._shown = _Shown(count, ended, partials)
+        return partials
 
     def _seed(self) -> tuple[object, ...]:
         """What from_response seeds the ids of the calls with (a call adds its position)."""
         return ("message", self._created_at if isinstance(self._created_at, str) else None)
 
     def _build(self) -> ChatMessage:
-        message: dict[str, Any] = {"role": Role.ASSISTANT.value, "content": self._content()}
+        message: dict[str, Any] = {"role": Role.ASSISTANT.value, "content": self._text.so_far()}
         message.update(self._others.joined())
         if self._calls:
             message["tool_calls"] = [raw for raw, _ in self._calls]

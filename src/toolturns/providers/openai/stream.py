@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import bisect
 import sys
-from typing import Any
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 from ..._errors import InvalidStream, MessageError, describe
 from ..._message import ChatMessage, Role
 from ..._sdk import dumped
 from ..._stream import PartialToolCall
-from .._stream import Assembler, OtherKeys, joined
+from .._stream import Assembler, OtherKeys, SoFar, Text, joined_since, owned, updated
 from .read import read_turn
 
 # -- streaming ----------------------------------------------------------------------------
@@ -18,24 +20,37 @@ from .read import read_turn
 class _StreamedCall:
     """One tool call as its deltas arrive: id and name once known, argument fragments in order."""
 
-    __slots__ = ("extra", "fragments", "function_extra", "id", "index", "name")
+    __slots__ = ("extra", "fragments", "function_extra", "id", "index", "name", "position")
 
-    def __init__(self, index: int | None) -> None:
+    def __init__(self, index: int | None, position: int) -> None:
         self.index = index
+        self.position = position  # among the calls, in the order they first came
         self.id: str | None = None
         self.name: str | None = None
-        self.fragments: list[str] = []
+        self.fragments = Text()
         # Keys of the call (and of its function) this codec does not model:
         # passed on to ChatMessage.from_dict, which keeps or rejects them.
         self.extra: dict[str, Any] = {}
         self.function_extra: dict[str, Any] = {}
 
-    def arguments_json(self) -> str:
-        # Joined once and kept joined, so asking again (snapshot after
-        # snapshot) does not join the same fragments over and over.
-        if len(self.fragments) > 1:
-            self.fragments[:] = [joined(self.fragments)]
-        return self.fragments[0] if self.fragments else ""
+    def partial(self) -> PartialToolCall:
+        return PartialToolCall(self.id, self.name, self.fragments.so_far())
+
+
+_INDEX = attrgetter("index")
+_NONE: tuple[Any, ...] = ()
+_POSITION = attrgetter("position")
+
+
+class _Shown(NamedTuple):
+    """What the last snapshot showed of the calls, replaced whole by the next one."""
+
+    touched: int  # how many entries of the assembler's _touched it had read
+    current: _StreamedCall | None  # the call fragments could take the fast path to, then
+    partials: tuple[PartialToolCall, ...]  # every call, in the order they first came
+
+
+_NOTHING_SHOWN = _Shown(0, None, ())
 
 
 class StreamAssembler(Assembler):
@@ -84,6 +99,18 @@ class StreamAssembler(Assembler):
     ('tool_calls', True, {'total_tokens': 60})
     """
 
+    # Defaults the constructor leaves as they are, each replaced whole when it changes.
+    #: The calls in index order once one came out of it (else that order is
+    #: the order they came in); None for good once a call came without index.
+    _sorted: list[_StreamedCall] | None = None
+    _unindexed = False
+    #: The call the last delta with an index went to (by_index[its index]):
+    #: the one call an argument fragment may take the fast path to.
+    _current: _StreamedCall | None = None
+    #: What the last snapshot showed, of the text and of the calls.
+    _text_so_far: SoFar = (0, "")
+    _shown = _NOTHING_SHOWN
+
     def __init__(self, *, choice: int = 0) -> None:
         super().__init__()
         # No list has a position at sys.maxsize or past it, so no response has
@@ -123,41 +150,46 @@ class StreamAssembler(Assembler):
         # for the chosen choice. They are taken here, inline: assembly must
         # cost about what a hand-written dict accumulator costs (the W4
         # benchmark), and a call per layer of the general path costs more than
-        # the work. Any chunk that is not exactly such a fragment, including
-        # every malformed one, goes the general way, which checks it and says
-        # what is wrong; a lookup that fails here only means "not a fragment".
-        if type(item) is not dict:
-            item = dumped(item)  # an SDK's chunk object
+        # the work. Only a chunk of exactly the built-in types, that the
+        # general path would take with the same effect, is taken here: every
+        # other one (a tuple or another mapping in it, any malformed chunk)
+        # goes the general way, which checks it and says what is wrong. A
+        # lookup that fails here only means "not a plain fragment" (unpacking
+        # _NONE is how a container of another type says so).
         if type(item) is dict and not self._ended:
             try:
-                (entry,) = item["choices"]
-                delta = entry["delta"]
-                index = entry.get("index", 0)
-                fragment_only = (
-                    len(delta) == 1
-                    and type(index) is int
-                    and index == self._choice
+                choices = item["choices"]
+                (entry,) = choices if type(choices) is list else _NONE
+                delta = entry["delta"] if type(entry) is dict else None
+                if (
+                    type(delta) is dict
+                    and len(delta) == 1
                     and entry["finish_reason"] is None
-                    and item.get("usage") is None
+                    and type(index := entry["index"]) is int  # OpenAI always sends it
+                    and index == self._choice
+                    and ("usage" not in item or item["usage"] is None)
                     and "error" not in item
-                )
-                if fragment_only:
-                    content = delta.get("content")
-                    if type(content) is str:
-                        self._text.append(content)
-                        self._seen_choice = True
-                        self._fed += 1
-                        return
-                    (call_delta,) = delta["tool_calls"]
-                    function = call_delta["function"]
-                    fragment = function["arguments"]
-                    call_index = call_delta["index"]
-                    call = self._by_index.get(call_index) if type(call_index) is int else None
+                    # The first id seeds made-up call ids: the general path reads it.
+                    and (self._response_id is not None or "id" not in item)
+                ):
+                    if "content" in delta:
+                        content = delta["content"]
+                        if type(content) is str:
+                            self._text.append(content)  # which says the choice was seen
+                            self._fed += 1
+                            return
+                    tool_calls = delta["tool_calls"]
+                    (call_delta,) = tool_calls if type(tool_calls) is list else _NONE
+                    function = call_delta["function"] if type(call_delta) is dict else None
+                    call = self._current
                     if (
-                        call is not None
-                        and type(fragment) is str
-                        and len(call_delta) == 2
+                        type(function) is dict
                         and len(function) == 1
+                        and len(call_delta) == 2
+                        and type(fragment := function["arguments"]) is str
+                        and call is not None
+                        and type(call_index := call_delta["index"]) is int
+                        and call_index == call.index
                     ):
                         if fragment:
                             call.fragments.append(fragment)
@@ -187,7 +219,7 @@ class StreamAssembler(Assembler):
         if usage is not None:
             if not isinstance(usage, dict):
                 raise InvalidStream("usage", "must be an object", describe(usage))
-            self.usage = usage
+            self.usage = owned(usage, "usage")
         response_id = item.get("id")
         if self._response_id is None and isinstance(response_id, str):
             self._response_id = response_id  # seeds the ids of calls that come without one
@@ -280,14 +312,21 @@ class StreamAssembler(Assembler):
                 "function.arguments", "must be a string (a fragment of JSON text)", describe(arguments)
             )
         call = self._call_for(index, call_id, name, position)
-        if arguments:
-            call.fragments.append(arguments)
-        for key, value in delta.items():
-            if key not in _CALL_DELTA_KEYS and value is not None:
-                call.extra[key] = value  # the latest value: a call's extra key is not streamed text
-        for key, value in function.items():
-            if key not in _FUNCTION_DELTA_KEYS and value is not None:
-                call.function_extra[key] = value
+        try:
+            if arguments:
+                call.fragments.append(arguments)
+            # The latest value of each key: a call's extra key is not streamed text.
+            for key, value in delta.items():
+                if key not in _CALL_DELTA_KEYS and value is not None:
+                    call.extra[key] = owned(value, key)
+            for key, value in function.items():
+                if key not in _FUNCTION_DELTA_KEYS and value is not None:
+                    call.function_extra[key] = owned(value, f"function.{key}")
+        finally:  # whatever was changed, a snapshot reads the call again
+            if index is not None:
+                self._current = call
+            if not self._touched or self._touched[-1] is not call:
+                self._touched.append(call)
 
     def _call_for(
         self, index: int | None, call_id: str | None, name: str | None, position: int
@@ -310,40 +349,73 @@ class StreamAssembler(Assembler):
         ):
             call = None
         if call is None:
-            call = _StreamedCall(index)
-            self._calls.append(call)
-            if index is not None:
-                self._by_index[index] = call
+            call = self._new_call(index)
+        elif name is not None and call.name is not None and name != call.name:
+            shown_id = call.id if call.id is not None else call_id
+            raise InvalidStream(
+                "function.name", f"must stay the name of call {shown_id!r}, {call.name!r}", describe(name)
+            )
         if call_id is not None and call.id is None:
             call.id = call_id
             self._by_id.setdefault(call_id, call)
-        if name is not None:
-            if call.name is None:
-                call.name = name
-            elif name != call.name:
-                raise InvalidStream(
-                    "function.name", f"must stay the name of call {call.id!r}, {call.name!r}", describe(name)
-                )
+        if name is not None and call.name is None:
+            call.name = name
+        return call
+
+    def _new_call(self, index: int | None) -> _StreamedCall:
+        call = _StreamedCall(index, len(self._calls))
+        self._calls.append(call)  # before _sorted: a snapshot finds every sorted call in _calls
+        if index is not None:
+            self._by_index[index] = call
+        # The order the response sent whole lists the calls in: by index, a
+        # later call at a reused index after the earlier one (a stable sort);
+        # in the order they came if any came without index.
+        if index is None:
+            self._unindexed = True
+            self._sorted = None
+        elif self._sorted is not None:
+            bisect.insort(self._sorted, call, key=_INDEX)  # after the calls at its index
+        elif not self._unindexed and len(self._calls) > 1:
+            before = self._calls[-2].index  # not None: no call came without index
+            if before is not None and before > index:
+                self._sorted = sorted(self._calls, key=_INDEX)
         return call
 
     def _content(self) -> str:
-        if len(self._text) > 1:
-            self._text[:] = [joined(self._text)]
-        return self._text[0] if self._text else ""
+        self._text_so_far = so_far = joined_since(self._text, self._text_so_far)
+        return so_far[1]
 
-    def _partial_calls(self) -> list[PartialToolCall]:
-        return [PartialToolCall(call.id, call.name, call.arguments_json()) for call in self._ordered_calls()]
+    def _partial_calls(self) -> tuple[PartialToolCall, ...]:
+        # Only the calls the general path touched since the last snapshot, and
+        # the current call (fast-path fragments go to it), are read again;
+        # the rest is as the last snapshot showed it. Read in this order,
+        # every call touched or sorted is already among _calls[:count], and
+        # the memo, read first, never claims more than what is read after it.
+        shown = self._shown
+        touched = len(self._touched)
+        current = self._current
+        order = None if self._sorted is None else self._sorted[:]
+        count = len(self._calls)
+        known = len(shown.partials)
+        again = {*self._touched[max(shown.touched - 1, 0) : touched], shown.current, current}
+        partials = updated(
+            shown.partials,
+            {call.position: call.partial() for call in again if call is not None and call.position < known},
+            [call.partial() for call in self._calls[known:count]],
+        )
+        self._shown = _Shown(touched, current, partials)
+        if order is None:
+            return partials
+        return tuple(map(partials.__getitem__, map(_POSITION, order)))
 
     def _ordered_calls(self) -> list[_StreamedCall]:
         """The calls in index order, as the response sent whole lists them (by first
         appearance when some came without index); a later call at a reused index
         follows the earlier one."""
-        if all(call.index is not None for call in self._calls):
-            return sorted(self._calls, key=lambda call: call.index or 0)
-        return self._calls
+        return self._calls if self._sorted is None else self._sorted
 
     def _build(self) -> ChatMessage:
-        if not self._seen_choice:
+        if not (self._seen_choice or self._text):  # a text fragment on the fast path is a delta seen
             raise InvalidStream("", f"has no delta for choice {self._choice} (choices[].index)")
         body: dict[str, Any] = {"role": Role.ASSISTANT.value, "content": self._content()}
         if self._calls:
@@ -354,7 +426,7 @@ class StreamAssembler(Assembler):
                         f"tool_calls[{position}].function.name",
                         "never arrived in the stream (the call cannot be answered without it)",
                     )
-                function = {"name": call.name, "arguments": call.arguments_json(), **call.function_extra}
+                function = {"name": call.name, "arguments": call.fragments.so_far(), **call.function_extra}
                 # A call without an id gets the made-up one from_response gives it.
                 calls.append({"id": call.id, "type": "function", "function": function, **call.extra})
             body["tool_calls"] = calls
