@@ -506,7 +506,9 @@ def check_sse(text: str) -> None:
     expected_failure = None
     for event, start in zip(events, starts, strict=True):
         try:
-            value = json.loads(event)
+            value = json.loads(
+                event, parse_constant=_no_constant, parse_float=_finite
+            )  # as parse_sse: strict JSON
         except (ValueError, RecursionError):
             expected_failure = f"line[{start}]"
             break

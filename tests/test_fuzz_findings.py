@@ -46,3 +46,12 @@ def test_openai_from_response_refuses_a_turn_that_is_not_the_models(body: object
         openai.from_response(body)
     assert caught.value.path == path
     assert "must be 'assistant'" in str(caught.value)
+
+
+def test_the_sse_invariant_reads_data_as_strictly_as_parse_sse() -> None:
+    """Fuzz finding (sse, issue #12 run): parse_sse now refuses Infinity in data, as every reader
+    does; the invariant's own reading of the format took it, and called the refusal a difference."""
+    from fuzz.invariants import check_sse
+
+    check_sse('data: {"a": 1}\n\ndata: {"x": Infinity}\n\ndata: [DONE]\n')
+    check_sse('data: {"x": 1e999}\n\n')
