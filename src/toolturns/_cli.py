@@ -358,7 +358,7 @@ def _json_text(value: object) -> str:
     return line + "\n"
 
 
-_ASCII = json.JSONEncoder()  # ensure_ascii: the \\uXXXX escape (a surrogate pair beyond U+FFFF)
+_ASCII = json.JSONEncoder()  # ensure_ascii: the \\u escape (a surrogate pair beyond U+FFFF)
 
 
 # -- convert -----------------------------------------------------------------------------

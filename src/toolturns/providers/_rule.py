@@ -59,12 +59,15 @@ class Carries:
             is carried by every wire: the call names the function).
         extra: the keys kept in ``ChatMessage.extra`` and ``ToolCall.extra``.
         strict: ``Tool.strict``.
+        images: the ``images`` an Ollama message was read with (kept in its
+            ``provider_data["ollama"]``; content parts will model them).
         unsupported: what the provider does with a key it does not know.
     """
 
     name: bool
     extra: bool
     strict: bool
+    images: bool
     unsupported: Rule
 
 

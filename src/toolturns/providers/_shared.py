@@ -152,7 +152,7 @@ def messages_unsupported(
             found.append((f"messages[{index}].name", f"the name {message.name!r}"))
         if message.extra is not EMPTY and not carries.extra:
             found.extend((join_key(f"messages[{index}]", key), f"the key {key!r}") for key in message.extra)
-        if message.provider_data is not EMPTY and provider != "ollama" and _kept_images(message):
+        if message.provider_data is not EMPTY and not carries.images and _kept_images(message):
             found.append((f"messages[{index}].images", "Ollama's images"))
     return found
 

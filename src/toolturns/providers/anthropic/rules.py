@@ -38,6 +38,7 @@ CARRIES = Carries(
     name=False,
     extra=False,
     strict=True,
+    images=False,
     unsupported=Rule(
         "unsupported", "Extra inputs are not permitted", "https://docs.anthropic.com/en/api/messages"
     ),

@@ -42,6 +42,7 @@ CARRIES = Carries(
     name=False,
     extra=False,
     strict=False,
+    images=False,
     unsupported=Rule(
         "unsupported",
         "Invalid JSON payload received. Unknown name ...: Cannot find field.",

@@ -27,6 +27,7 @@ CARRIES = Carries(
     name=False,
     extra=False,
     strict=False,
+    images=True,
     unsupported=Rule(
         "unsupported",
         "(no error: Go's encoding/json ignores a key the struct does not have, and the value is lost)",

@@ -47,6 +47,7 @@ CARRIES = Carries(
     name=True,
     extra=True,
     strict=True,
+    images=False,
     unsupported=Rule("unsupported", "Unknown parameter: '...'.", _LINK),
 )
 
