@@ -281,7 +281,7 @@ def _as_plain(message: ChatMessage) -> Plain:
     calls = None
     if message.tool_calls:
         calls = tuple((call.id, call.name, call.arguments) for call in message.tool_calls)
-    return (message.role.value, message.content, calls, message.tool_call_id, message.name)
+    return (message.role.value, message.text, calls, message.tool_call_id, message.name)
 
 
 def check_same_output(transcript: Sequence[Wire]) -> None:

@@ -162,13 +162,13 @@ def facts(messages: Sequence[ChatMessage], codec: Codec) -> tuple[list[Any], lis
     results = sorted(
         (
             made_up.get(m.tool_call_id or "", m.tool_call_id or ""),
-            gemini_result_text(m.content, m.is_error) if codec.name == "gemini" else m.content,
+            gemini_result_text(m.text, m.is_error) if codec.name == "gemini" else repr(m.content),
             m.is_error and codec.carries_is_error,
         )
         for m in messages
         if m.role is Role.TOOL
     )
-    texts = sorted(m.content for m in messages if m.role is not Role.TOOL and m.content)
+    texts = sorted(repr(m.content) for m in messages if m.role is not Role.TOOL and m.content)
     return calls, results, texts
 
 

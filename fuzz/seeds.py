@@ -104,7 +104,7 @@ def _streams(name: str, loop: list[ChatMessage]) -> list[list[Any]]:
                 return {"object": "chat.completion.chunk", "choices": [entry]}
 
             items = [chunk({"role": "assistant", "content": ""})]
-            items += [chunk({"content": piece}) for piece in _halves(turn.content)]
+            items += [chunk({"content": piece}) for piece in _halves(turn.text)]
             for index, call in enumerate(calls):
                 function = {"name": call.name, "arguments": ""}
                 items.append(

@@ -770,7 +770,7 @@ def test_convert_skips_lines_it_cannot_convert(tmp_path: Path, capsys: pytest.Ca
     assert err.splitlines()[:-1] == [
         f"{path}:2: line: is not JSON: Expecting property name enclosed in double quotes at character 2",
         f'{path}:3: messages: is required: a line must be an array of messages or an object with a "messages" array',
-        f"{path}:5: messages[0].content: must be a string, got 5",
+        f"{path}:5: messages[0].content: must be a string or a list of content parts, got 5",
         f"{path}:6: messages[1].tool_call_id: must follow an assistant turn with tool calls ("
         "Anthropic answers 400: 'Each tool_result block must have a corresponding tool_use block in the "
         "previous message'), got 'call_9'",

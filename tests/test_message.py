@@ -21,11 +21,12 @@ from toolturns import (
     InvalidToolCall,
     MessageError,
     Role,
+    TextPart,
     ToolCall,
 )
 
 ROLE_RULE = "must be one of 'system', 'developer', 'user', 'assistant', 'tool'"
-CONTENT_NONE_RULE = "must be a string (None only beside tool calls: use ChatMessage.assistant_tool_calls)"
+CONTENT_NONE_RULE = "must be a string or a list of content parts (None only beside tool calls: use ChatMessage.assistant_tool_calls)"
 
 
 def call(call_id: str = "call_1", name: str = "get_weather", arguments: Any = None) -> ToolCall:
@@ -144,7 +145,9 @@ def test_rejects_none_content_on_a_user_message() -> None:
 
 def test_rejects_none_content_in_the_constructor_even_beside_tool_calls() -> None:
     """The constructor takes no None content; only assistant_tool_calls/from_dict map it to ''."""
-    with pytest.raises(InvalidMessage, match=r"^content: must be a string \(None only"):
+    with pytest.raises(
+        InvalidMessage, match=r"^content: must be a string or a list of content parts \(None only"
+    ):
         ChatMessage("assistant", None, tool_calls=[call()])  # type: ignore[arg-type]
 
 
@@ -152,29 +155,29 @@ def test_rejects_non_string_content() -> None:
     """content 5 is rejected with the plain string rule."""
     with pytest.raises(InvalidMessage) as caught:
         ChatMessage("user", 5)  # type: ignore[arg-type]
-    assert str(caught.value) == "content: must be a string, got 5"
+    assert str(caught.value) == "content: must be a string or a list of content parts, got 5"
 
 
 @pytest.mark.parametrize(
     ("content", "shown"),
     [
-        ([{"type": "text", "text": "hi"}], "list"),
-        (({"type": "text", "text": "hi"},), "tuple"),
-        ([], "list"),
+        ([{"type": "text", "text": "hi"}], "content[0]: must be a content part"),
+        ((TextPart("a"), {"type": "text", "text": "hi"}), "content[1]: must be a content part"),
+        ([], "content: must not be an empty list of parts"),
     ],
 )
-def test_rejects_content_parts_saying_only_text_is_supported(content: Any, shown: str) -> None:
-    """A list of content parts (multimodal) is rejected: only text content is supported."""
+def test_the_constructor_takes_parts_not_wire_dicts(content: Any, shown: str) -> None:
+    """Parts are built as parts: a wire dict is read by from_dict, and an empty list says nothing."""
     with pytest.raises(InvalidMessage) as caught:
         ChatMessage("user", content)
-    assert str(caught.value) == (
-        f"content: must be a string: only text content is supported, not a list of content parts, got {shown}"
-    )
+    assert str(caught.value).startswith(shown)
 
 
 def test_rejects_a_single_content_part_dict() -> None:
     """A content part dict is not a string either."""
-    with pytest.raises(InvalidMessage, match=r"^content: must be a string, got dict$"):
+    with pytest.raises(
+        InvalidMessage, match=r"^content: must be a string or a list of content parts, got dict$"
+    ):
         ChatMessage("user", {"type": "text", "text": "hi"})  # type: ignore[arg-type]
 
 
@@ -480,7 +483,9 @@ def test_text_constructors_build_their_role(build: Any, role: Role) -> None:
 )
 def test_text_constructors_validate(build: Any) -> None:
     """The named constructors apply the same rules as the constructor."""
-    with pytest.raises(InvalidMessage, match=r"^content: must be a string, got 5$"):
+    with pytest.raises(
+        InvalidMessage, match=r"^content: must be a string or a list of content parts, got 5$"
+    ):
         build(5)
 
 
@@ -638,7 +643,7 @@ def test_replace_revalidates() -> None:
     bad: list[tuple[ChatMessage, dict[str, Any], str]] = [
         (tool, {"role": "user"}, r"^tool_call_id: is only allowed on tool messages"),
         (tool, {"role": Role.USER}, r"^tool_call_id: is only allowed on tool messages"),
-        (tool, {"content": 5}, r"^content: must be a string, got 5$"),
+        (tool, {"content": 5}, r"^content: must be a string or a list of content parts, got 5$"),
         (tool, {"tool_call_id": ""}, r"^tool_call_id: must be a non-empty string, got ''$"),
         (MESSAGES[4], {"tool_calls": []}, r"^tool_calls: must not be empty"),
         (ChatMessage.user("hi"), {"is_error": True}, r"^is_error: is only allowed on tool messages"),
@@ -1164,12 +1169,12 @@ def test_from_dict_rejects_a_bad_role(role: Any, shown: str) -> None:
         (
             {"role": "user", "content": 5},
             InvalidMessage,
-            "content: must be a string, got 5",
+            "content: must be a string or a list of content parts, got 5",
         ),
         (
-            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {"role": "user", "content": [{"type": "text", "text": 5}]},
             InvalidMessage,
-            "content: must be a string: only text content is supported, not a list of content parts, got list",
+            "content[0].text: must be a string, got 5",
         ),
         (
             {"role": "tool", "content": "r"},
@@ -1335,7 +1340,7 @@ def test_a_tool_value_as_content_suggests_sending_text(value: object) -> None:
     """tool_result(id, {"temp": 18}) says the content must be text and how to make it so."""
     with pytest.raises(
         InvalidMessage,
-        match=r"^content: must be a string: send a tool's value as text, e\.g\. json\.dumps\(value\)",
+        match=r"^content: must be a string or a list of content parts: send a tool's value as text, e\.g\. json\.dumps\(value\)",
     ):
         ChatMessage.tool_result("call_1", value)  # type: ignore[arg-type]
 

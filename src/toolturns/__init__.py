@@ -6,6 +6,7 @@
 True
 """
 
+from ._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ._errors import (
     InvalidArguments,
     InvalidMessage,
@@ -22,7 +23,11 @@ from ._tool_call import ToolCall
 from ._transcript import Problem, check_transcript, trim
 
 __all__ = (
+    "AudioPart",
     "ChatMessage",
+    "ContentPart",
+    "FilePart",
+    "ImagePart",
     "InvalidArguments",
     "InvalidMessage",
     "InvalidStream",
@@ -34,6 +39,7 @@ __all__ = (
     "Problem",
     "Role",
     "StreamSnapshot",
+    "TextPart",
     "Tool",
     "ToolCall",
     "__version__",
@@ -47,7 +53,10 @@ __version__ = "0.1.0"
 # Show the public import path in reprs and tracebacks (toolturns.InvalidMessage,
 # not toolturns._errors.InvalidMessage); pickle finds them there too.
 for _public in (
+    AudioPart,
     ChatMessage,
+    FilePart,
+    ImagePart,
     InvalidArguments,
     InvalidMessage,
     InvalidStream,
@@ -59,6 +68,7 @@ for _public in (
     Problem,
     Role,
     StreamSnapshot,
+    TextPart,
     Tool,
     ToolCall,
     check_transcript,

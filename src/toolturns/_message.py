@@ -9,6 +9,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ._checks import nonempty_str
+from ._content import ContentPart, check_content_parts, text_of
 from ._errors import InvalidMessage, MessageError, describe
 from ._extra import EMPTY, Extra
 from ._frozen import pickled_fields, refuse_changes, refuse_rebuild
@@ -72,7 +73,9 @@ class ChatMessage:
 
     Args:
         role: A ``Role`` or its exact wire string (``"user"``).
-        content: The text. Only text content is supported.
+        content: The text: a string, or a list or tuple of content parts
+            (``TextPart``, ``ImagePart``, ``FilePart``, ``AudioPart``), stored
+            as a tuple. Which parts a role may carry is each wire's rule.
         tool_calls: The calls of an assistant turn: a non-empty list or tuple
             of ``ToolCall`` with unique ids; stored as a tuple.
         tool_call_id: On a tool turn, and required there: the call it answers.
@@ -97,7 +100,7 @@ class ChatMessage:
     """
 
     role: Role
-    content: str
+    content: str | tuple[ContentPart, ...]
     tool_calls: tuple[ToolCall, ...] | None
     tool_call_id: str | None
     name: str | None
@@ -108,7 +111,7 @@ class ChatMessage:
     def __init__(
         self,
         role: Role | str,
-        content: str,
+        content: str | Sequence[ContentPart],
         *,
         tool_calls: Sequence[ToolCall] | None = None,
         tool_call_id: str | None = None,
@@ -133,7 +136,7 @@ class ChatMessage:
     def _make(
         cls,
         role: Role,
-        content: str,
+        content: str | Sequence[ContentPart],
         *,
         tool_calls: Sequence[ToolCall] | None = None,
         tool_call_id: str | None = None,
@@ -156,7 +159,7 @@ class ChatMessage:
     # -- named constructors -------------------------------------------------
 
     @classmethod
-    def system(cls, content: str, *, name: str | None = None) -> ChatMessage:
+    def system(cls, content: str | Sequence[ContentPart], *, name: str | None = None) -> ChatMessage:
         """A system turn.
 
         >>> ChatMessage.system("Answer in French.").to_wire()
@@ -165,7 +168,7 @@ class ChatMessage:
         return cls._make(Role.SYSTEM, content, name=name)
 
     @classmethod
-    def developer(cls, content: str, *, name: str | None = None) -> ChatMessage:
+    def developer(cls, content: str | Sequence[ContentPart], *, name: str | None = None) -> ChatMessage:
         """A developer turn (OpenAI's system role for reasoning models).
 
         >>> ChatMessage.developer("Be brief.").role
@@ -175,17 +178,25 @@ class ChatMessage:
 
     @classmethod
     def user(
-        cls, content: str, *, name: str | None = None, extra: Mapping[str, JSONInput] | None = None
+        cls,
+        content: str | Sequence[ContentPart],
+        *,
+        name: str | None = None,
+        extra: Mapping[str, JSONInput] | None = None,
     ) -> ChatMessage:
-        """A user turn.
+        """A user turn: text, or content parts.
 
         >>> ChatMessage.user("hi").to_wire()
         {'role': 'user', 'content': 'hi'}
+        >>> from toolturns import ImagePart, TextPart
+        >>> turn = ChatMessage.user([TextPart("What is this?"), ImagePart(url="https://example.com/cat.png")])
+        >>> turn.text
+        'What is this?'
         """
         return cls._make(Role.USER, content, name=name, extra=extra)
 
     @classmethod
-    def assistant(cls, content: str, *, name: str | None = None) -> ChatMessage:
+    def assistant(cls, content: str | Sequence[ContentPart], *, name: str | None = None) -> ChatMessage:
         """An assistant turn with text only.
 
         >>> ChatMessage.assistant("It is 18 degrees in Paris.").content
@@ -195,7 +206,11 @@ class ChatMessage:
 
     @classmethod
     def assistant_tool_calls(
-        cls, tool_calls: Sequence[ToolCall], content: str | None = None, *, name: str | None = None
+        cls,
+        tool_calls: Sequence[ToolCall],
+        content: str | Sequence[ContentPart] | None = None,
+        *,
+        name: str | None = None,
     ) -> ChatMessage:
         """An assistant turn that asks for tool calls, with optional text.
 
@@ -208,8 +223,10 @@ class ChatMessage:
         return cls._make(Role.ASSISTANT, "" if content is None else content, tool_calls=tool_calls, name=name)
 
     @classmethod
-    def tool_result(cls, tool_call_id: str, content: str, *, is_error: bool = False) -> ChatMessage:
-        """A tool turn answering the call ``tool_call_id``.
+    def tool_result(
+        cls, tool_call_id: str, content: str | Sequence[ContentPart], *, is_error: bool = False
+    ) -> ChatMessage:
+        """A tool turn answering the call ``tool_call_id``: text, or content parts (a screenshot).
 
         ``is_error=True`` says the tool failed (Anthropic's ``is_error``,
         Gemini's ``{"error": ...}``); the OpenAI wire has no such field.
@@ -218,6 +235,17 @@ class ChatMessage:
         {'role': 'tool', 'content': '18 degrees', 'tool_call_id': 'call_1'}
         """
         return cls._make(Role.TOOL, content, tool_call_id=tool_call_id, is_error=is_error)
+
+    @property
+    def text(self) -> str:
+        """The text of the turn: the string, or its text parts joined, for code that only wants text.
+
+        >>> from toolturns import ImagePart, TextPart
+        >>> ChatMessage.user([TextPart("Describe "), ImagePart(url="https://example.com/a.png"),
+        ...                   TextPart("this.")]).text
+        'Describe this.'
+        """
+        return text_of(self.content)
 
     # -- the OpenAI wire ------------------------------------------------------
 
@@ -237,7 +265,11 @@ class ChatMessage:
         True
         """
         # _value_, not .value: the enum property costs a call per message.
-        wire: dict[str, Any] = {"role": self.role._value_, "content": self.content}
+        content = self.content
+        wire: dict[str, Any] = {
+            "role": self.role._value_,
+            "content": _write_parts(content) if type(content) is tuple else content,
+        }
         if null_content and self.tool_calls and not self.content:
             wire["content"] = None
         if self.name is not None:
@@ -279,6 +311,8 @@ class ChatMessage:
         raw_calls = data.get("tool_calls")
         tool_calls = None if raw_calls is None else _read_tool_calls(raw_calls)
         content: Any = data.get("content")  # checked by __init__, like every value
+        if type(content) is list or type(content) is tuple:
+            content = _read_parts(content)
         if content is None and not tool_calls and data.get("function_call") is not None:
             # A legacy call turn: its call is all it says. (Beside text, a
             # function_call is kept in extra, as any other key.)
@@ -415,18 +449,23 @@ def _check_role(value: object) -> Role:
     raise InvalidMessage("role", _ROLE_RULE, describe(value))
 
 
-def _check_content(value: object, role: Role) -> str:
+def _check_content(value: object, role: Role) -> str | tuple[ContentPart, ...]:
     if isinstance(value, str):
         return value
+    if isinstance(value, (list, tuple)):
+        return check_content_parts(value)
     if value is None:
-        rule = "must be a string (None only beside tool calls: use ChatMessage.assistant_tool_calls)"
-    elif isinstance(value, (list, tuple)):
-        rule = "must be a string: only text content is supported, not a list of content parts"
+        rule = (
+            "must be a string or a list of content parts "
+            "(None only beside tool calls: use ChatMessage.assistant_tool_calls)"
+        )
     elif role is Role.TOOL and isinstance(value, Mapping):
         # A tool's return value handed over as it is: the wire carries text.
-        rule = "must be a string: send a tool's value as text, e.g. json.dumps(value)"
+        rule = (
+            "must be a string or a list of content parts: send a tool's value as text, e.g. json.dumps(value)"
+        )
     else:
-        rule = "must be a string"
+        rule = "must be a string or a list of content parts"
     raise InvalidMessage("content", rule, describe(value))
 
 
@@ -486,6 +525,19 @@ def _check_is_error(value: object, role: Role) -> bool:
     if value and role is not Role.TOOL:
         raise InvalidMessage("is_error", "is only allowed on tool messages", _on_role(value, role))
     return value
+
+
+def _read_parts(content: Sequence[Any]) -> tuple[ContentPart, ...]:
+    # The OpenAI part shapes live with OpenAI's rules; imported when a list first comes.
+    from .providers.openai.parts import read_parts
+
+    return read_parts(content)
+
+
+def _write_parts(content: tuple[ContentPart, ...]) -> list[dict[str, Any]]:
+    from .providers.openai.parts import write_parts
+
+    return write_parts(content)
 
 
 def _is_refusal(data: Mapping[str, Any]) -> bool:

@@ -494,6 +494,8 @@ class _Check:
         pattern, check_call = rules.TOOL_NAME, rules.check_call
         object_wire = provider.arguments == "object"
         for index, turn in view.readable:
+            if type(turn.content) is tuple:
+                self.parts(index, turn)
             for position, call in enumerate(turn.tool_calls or ()):
                 if pattern is not None and not pattern.fullmatch(call.name):
                     self.check_name(
@@ -504,6 +506,16 @@ class _Check:
                     self.object_arguments(index, position, call)
         self.unsupported(view.readable)
         rules.check(view)
+
+    def parts(self, index: int, turn: ChatMessage) -> None:
+        """The content parts the target cannot carry in this turn's role, each where it stands."""
+        assert self.rules is not None
+        assert self.findings is not None
+        for position, part in enumerate(turn.content):
+            refused = self.rules.check_part(turn.role, part)  # type: ignore[arg-type]  # a tuple of parts
+            if refused is not None:
+                rule, why = refused
+                self.findings.add(index, f"messages[{index}].content[{position}]", rule, why)
 
     def unsupported(self, readable: Sequence[tuple[int, ChatMessage]]) -> None:
         """What the target's request cannot carry: its codec refuses to drop it unless asked."""

@@ -95,7 +95,7 @@ def test_a_tool_loop_through_the_anthropic_client() -> None:
         e["data"] for e in wire_examples("anthropic") if e["id"] == "anthropic-tool-result-is-error-request"
     ]
     assert server.sent[1]["messages"] == runner_sent
-    assert loop.turns[-1].content.startswith("I apologize, but I'm getting an error")
+    assert loop.turns[-1].text.startswith("I apologize, but I'm getting an error")
     assert not loop.turns[-1].tool_calls
 
 

@@ -17,6 +17,7 @@ from typing import Any, assert_type
 
 from toolturns import (
     ChatMessage,
+    ContentPart,
     InvalidArguments,
     InvalidMessage,
     InvalidStream,
@@ -79,7 +80,8 @@ def fields_have_precise_types() -> None:
     """Each field reads back with its declared type; optional fields say so."""
     message = ChatMessage.user("hi", name="ann", extra={"weight": 0})
     assert_type(message.role, Role)
-    assert_type(message.content, str)
+    assert_type(message.content, str | tuple[ContentPart, ...])
+    assert_type(message.text, str)
     assert_type(message.tool_calls, tuple[ToolCall, ...] | None)
     assert_type(message.tool_call_id, str | None)
     assert_type(message.name, str | None)

@@ -42,7 +42,7 @@ def _tool_problem() -> Problem:
 
 
 def _words(message: ChatMessage) -> int:
-    return len(message.content.split()) + 1
+    return len(message.text.split()) + 1
 
 
 # -- correct code ---------------------------------------------------------------------------------

@@ -14,12 +14,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from .._message import ChatMessage
+    from .._content import ContentPart
+    from .._message import ChatMessage, Role
     from .._tool_call import ToolCall
 
 __all__ = [
     "INEXACT_ARGUMENTS",
     "OBJECT_ARGUMENTS",
+    "PARTS_NOT_YET",
     "Carries",
     "Findings",
     "Rule",
@@ -89,6 +91,9 @@ INEXACT_ARGUMENTS = Rule(
     "greater capabilities for numeric magnitude and precision than is widely available.",
     "https://www.rfc-editor.org/rfc/rfc8259#section-4",
 )
+#: Until the content-parts work gives a wire its parts: what its ``check_part`` says of every part.
+PARTS_NOT_YET = Rule("unsupported_part", "content parts are not carried on this wire yet", "docs/content.md")
+
 #: How the codecs and check_transcript say why such text cannot go: "gemini " + this.
 OBJECT_ARGUMENTS = "carries arguments as an object, which holds one value per key and numbers as doubles"
 
@@ -125,6 +130,11 @@ class Rules(Protocol):
     @property
     def CARRIES(self) -> Carries:
         """What the wire's request carries beyond roles, text, calls and results."""
+
+    def check_part(self, role: Role, part: ContentPart) -> tuple[Rule, str] | None:
+        """Why the wire cannot carry ``part`` in a ``role`` turn: the rule it breaks and what
+        to say of it, or None. The codec refuses such a part (``_shared.refuse_parts``) and
+        ``check_transcript`` reports it with the rule's code: a part is never dropped."""
 
     def check(self, findings: Findings) -> None:
         """Report what the provider refuses in the transcript as a whole."""

@@ -46,6 +46,7 @@ __all__ = [
     "messages_unsupported",
     "native_name",
     "read_function_tools",
+    "refuse_parts",
     "refuse_unsupported",
     "tool_unsupported",
     "unsupported",
@@ -163,6 +164,7 @@ def refuse_unsupported(
     """Raise at the first thing of the messages ``provider`` (whose ``rules.CARRIES`` is
     ``carries``) cannot carry, unless the caller asked to ``drop`` them (``check_tool``
     refuses a tool's)."""
+    refuse_parts(messages, provider)
     if drop:
         return
     for path, what in messages_unsupported(enumerate(messages), carries, provider):
@@ -170,6 +172,25 @@ def refuse_unsupported(
 
 
 _DROP = "; drop_unsupported=True drops it"
+
+
+def refuse_parts(messages: Sequence[ChatMessage], provider: str) -> None:
+    """Raise at the first content part ``provider`` cannot carry where it stands, in its
+    rules' words (``rules.check_part``). A part is never dropped, whatever ``drop_unsupported`` says."""
+    check_part = None
+    for index, message in enumerate(messages):
+        content = message.content
+        if type(content) is not tuple:  # text: every wire carries it
+            continue
+        if check_part is None:
+            from . import PROVIDERS
+
+            check_part = PROVIDERS[provider].rules.check_part
+        for position, part in enumerate(content):
+            refused = check_part(message.role, part)
+            if refused is not None:
+                rule, why = refused
+                raise InvalidMessage(f"messages[{index}].content[{position}]", f"{why} ({rule.says})")
 
 
 def _carries(provider: str) -> Carries:

@@ -202,7 +202,7 @@ def test_invalid_arguments_raise_unless_kept(messages: list[ChatMessage]) -> Non
 
 def _calls_and_results(messages: list[ChatMessage]) -> tuple[list[Any], list[tuple[str | None, str]]]:
     calls = [(c.id, c.name, c.arguments_json) for m in messages for c in m.tool_calls or ()]
-    results = [(m.tool_call_id, m.content) for m in messages if m.role is Role.TOOL]
+    results = [(m.tool_call_id, m.text) for m in messages if m.role is Role.TOOL]
     return calls, results
 
 

@@ -164,7 +164,7 @@ def test_truncated_mid_json_keeps_the_raw_partial_text() -> None:
     message = assembler.message()
     assert assembler.finish_reason == "max_tokens"
     assert assembler.ended  # message_stop arrived: the stream itself ended cleanly
-    assert message.content.startswith("I'll create a comprehensive tax guide")
+    assert message.text.startswith("I'll create a comprehensive tax guide")
     assert message.tool_calls is not None
     (call,) = message.tool_calls
     expected = "".join(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from toolturns import ChatMessage, ToolCall
+from toolturns import ChatMessage, ContentPart, Role, ToolCall
 from toolturns.providers._rule import Carries, Findings, Rule
 
 __all__ = [
@@ -16,6 +16,7 @@ __all__ = [
     "check",
     "check_call",
     "check_exchange",
+    "check_part",
 ]
 
 _LINK = "tests/providers/fake/rules.py"
@@ -51,3 +52,8 @@ def check_call(findings: Findings, index: int, position: int, call: ToolCall) ->
 
 def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
     """Nothing: the tool exchanges are checked for every target."""
+
+
+def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
+    """Every part: the echo wire writes each message's OpenAI wire dict."""
+    return None

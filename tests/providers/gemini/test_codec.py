@@ -1393,7 +1393,7 @@ def test_legacy_example_reads_the_function_role_and_sends_user() -> None:
     assert [m.role for m in messages] == ["user", "assistant", "tool"]
     assert messages[1].tool_calls is not None
     assert messages[2].tool_call_id == messages[1].tool_calls[0].id
-    assert json.loads(messages[2].content)["content"]["movie"] == "Barbie"
+    assert json.loads(messages[2].text)["content"]["movie"] == "Barbie"
     for example in REQUESTS:
         sent = gemini.to_request(gemini.from_request(example["data"]))
         assert {content["role"] for content in sent["contents"]} <= {"user", "model"}

@@ -63,7 +63,7 @@ def expected(transcript: list[ChatMessage]) -> list[ChatMessage]:
     for message in [*transcript, None]:
         if message is not None and message.role is Role.TOOL:
             assert message.tool_call_id is not None
-            read_back = result_text_read_back(message.content, message.is_error)
+            read_back = result_text_read_back(message.text, message.is_error)
             run.append(ChatMessage.tool_result(message.tool_call_id, read_back, is_error=message.is_error))
             continue
         out.extend(sorted(run, key=lambda m: order[m.tool_call_id or ""]))
@@ -153,7 +153,7 @@ def call_facts(messages: list[ChatMessage]) -> list[tuple[str, str, tuple[bool, 
 
 def result_facts(messages: list[ChatMessage]) -> list[tuple[str | None, str, bool]]:
     """Every result's id, text and error flag, in order."""
-    return [(m.tool_call_id, m.content, m.is_error) for m in messages if m.role is Role.TOOL]
+    return [(m.tool_call_id, m.text, m.is_error) for m in messages if m.role is Role.TOOL]
 
 
 @given(transcripts(), st.none() | s.message_extras(), st.none() | s.unicode_text(min_size=1, max_size=4))

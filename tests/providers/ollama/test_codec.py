@@ -553,11 +553,14 @@ def test_reads_a_request_body_or_a_bare_list() -> None:
             [{"role": "USER", "content": "hi"}],
             "messages[0].role: must be one of 'system', 'developer', 'user', 'assistant', 'tool', got 'USER'",
         ),
-        ([{"role": "user", "content": 5}], "messages[0].content: must be a string, got 5"),
+        (
+            [{"role": "user", "content": 5}],
+            "messages[0].content: must be a string or a list of content parts, got 5",
+        ),
         (
             [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
-            "messages[0].content: must be a string: only text content is supported, not a list of content parts,"
-            " got list",
+            "messages[0].content[0]: must be a content part (TextPart, ImagePart, FilePart or AudioPart; "
+            "read wire dicts with ChatMessage.from_dict), got dict",
         ),
     ],
 )

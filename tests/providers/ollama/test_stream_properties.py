@@ -37,7 +37,7 @@ def _chunks(message: ChatMessage, seed: int, one_char: bool, with_ids: bool) -> 
     calls = wire.get("tool_calls", [])
     if not with_ids:
         calls = [{key: value for key, value in call.items() if key != "id"} for call in calls]
-    text = message.content
+    text = message.text
     if one_char:
         pieces = list(text)
     else:

@@ -54,7 +54,7 @@ def _wire_chunks(message: ChatMessage, seed: int, one_char: bool, repeat_ids: bo
     """The chunks of ``message``: text and arguments cut anywhere, calls interleaved, ids repeated or not."""
     rng = random.Random(seed)
     items = [_chunk({"role": "assistant", "content": ""})]
-    items += [_chunk({"content": piece}) for piece in _cut(message.content, rng, one_char)]
+    items += [_chunk({"content": piece}) for piece in _cut(message.text, rng, one_char)]
     queues = []
     for index, call in enumerate(message.tool_calls or ()):
         pieces = _cut(call.arguments_json, rng, one_char)

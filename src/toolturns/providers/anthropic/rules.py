@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 
+from ..._content import ContentPart
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool_call import ToolCall
-from .._rule import Carries, Findings, Rule, require_conversation
+from .._rule import PARTS_NOT_YET, Carries, Findings, Rule, require_conversation
 
 __all__ = [
     "CALL_ID",
@@ -22,6 +23,7 @@ __all__ = [
     "check",
     "check_call",
     "check_exchange",
+    "check_part",
 ]
 
 _LINK = "https://docs.anthropic.com/en/api/messages"
@@ -88,7 +90,7 @@ def check(findings: Findings) -> None:
     require_conversation(findings, NO_CONVERSATION)
     last = findings.conversation[-1][0] if findings.conversation else -1
     for index, turn in findings.readable:
-        text, final = turn.content, index == last
+        text, final = turn.text, index == last
         if turn.role is Role.TOOL:
             continue  # an empty result is sent without content, which Anthropic accepts
         if text.strip():
@@ -128,3 +130,8 @@ def check_call(findings: Findings, index: int, position: int, call: ToolCall) ->
 
 def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
     """Nothing: the tool exchanges are checked for every target."""
+
+
+def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
+    """No part yet: the content-parts work gives this wire its parts (text goes as a string)."""
+    return PARTS_NOT_YET, f"this wire does not carry content parts yet, got {type(part).__name__}"

@@ -154,7 +154,7 @@ def _system_block(message: ChatMessage) -> dict[str, Any] | None:
 def _user_text(message: ChatMessage) -> str:
     """A user message's text; reading keeps nothing of a user turn, so its provider_data holds nothing."""
     replay_of(message.provider_data, _PROVIDER, InvalidMessage)
-    return message.content
+    return message.text
 
 
 def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, Any]:

@@ -6,9 +6,10 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..._content import ContentPart
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
-from .._rule import Carries, Findings, Rule, require_conversation
+from .._rule import PARTS_NOT_YET, Carries, Findings, Rule, require_conversation
 
 __all__ = [
     "CALL_TURN_ORDER",
@@ -22,6 +23,7 @@ __all__ = [
     "check",
     "check_call",
     "check_exchange",
+    "check_part",
 ]
 
 _LINK = "https://ai.google.dev/gemini-api/docs/function-calling"
@@ -172,3 +174,8 @@ def _call_turn_order(findings: Findings) -> None:
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
+    """No part yet: the content-parts work gives this wire its parts (text goes as a string)."""
+    return PARTS_NOT_YET, f"this wire does not carry content parts yet, got {type(part).__name__}"

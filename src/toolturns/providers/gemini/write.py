@@ -237,7 +237,7 @@ def _response_part(index: int, message: ChatMessage, call: ToolCall) -> dict[str
             keys=_RESPONSE_PART_KEYS,
             nested={"functionResponse": RESPONSE},
         )
-    response = {"error": message.content} if message.is_error else _response_object(message.content)
+    response = {"error": message.text} if message.is_error else _response_object(message.text)
     function: dict[str, Any] = {"name": call.name, "response": response}
     # The call's provider_data was checked when its turn was written.
     if not _call_replay(call).generated_id:

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 
-from ..._message import ChatMessage
+from ..._content import ContentPart
+from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
-from .._rule import Carries, Findings, Rule
+from .._rule import PARTS_NOT_YET, Carries, Findings, Rule
 
-__all__ = ["CARRIES", "INVALID_TOOL_NAME", "TOOL_NAME", "check", "check_call", "check_exchange"]
+__all__ = ["CARRIES", "INVALID_TOOL_NAME", "TOOL_NAME", "check", "check_call", "check_exchange", "check_part"]
 
 #: Any name a ``Tool`` takes.
 TOOL_NAME: re.Pattern[str] | None = None
@@ -46,3 +47,8 @@ def check_call(findings: Findings, index: int, position: int, call: ToolCall) ->
 
 def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
     """Nothing: the tool exchanges are checked for every target."""
+
+
+def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
+    """No part yet: the content-parts work gives this wire its parts (text goes as a string)."""
+    return PARTS_NOT_YET, f"this wire does not carry content parts yet, got {type(part).__name__}"

@@ -27,7 +27,7 @@ def from_request(body: object) -> list[ChatMessage]:
     >>> from_request({"messages": [{"role": "user", "content": 5}]})
     Traceback (most recent call last):
     ...
-    toolturns.InvalidMessage: messages[0].content: must be a string, got 5
+    toolturns.InvalidMessage: messages[0].content: must be a string or a list of content parts, got 5
     """
     body = dumped(body)
     messages = body.get("messages") if isinstance(body, Mapping) else body

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-from ..._message import ChatMessage
+from ..._content import ContentPart
+from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule
 
@@ -27,6 +28,7 @@ __all__ = [
     "check",
     "check_call",
     "check_exchange",
+    "check_part",
 ]
 
 _LINK = "https://platform.openai.com/docs/api-reference/chat/create"
@@ -108,3 +110,8 @@ def check_call(findings: Findings, index: int, position: int, call: ToolCall) ->
 
 def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
     """Nothing: the tool exchanges are checked for every target."""
+
+
+def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
+    """Every part in every role, for now (the content-parts work gives each role its parts)."""
+    return None
