@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
-from typing import Any, TypeAlias
+from dataclasses import InitVar, dataclass, field, fields
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ._errors import InvalidMessage, describe
 from ._extra import EMPTY, Extra
@@ -43,8 +43,8 @@ _SLICE = 1 << 16
 _BASE64_RULE = "must be base64 text (the standard alphabet A-Z a-z 0-9 + /, padded with =, no whitespace)"
 
 
-def check_base64(value: object, path: str) -> str:
-    """``value`` if it is non-empty standard base64 text, else InvalidMessage at ``path``.
+def check_base64(value: object, path: str, start: int = 0) -> str:
+    """``value`` if it is non-empty standard base64 text from ``start`` on, else InvalidMessage at ``path``.
 
     Each slice is checked by deleting the alphabet from it (``bytes.translate``,
     one C loop): what is left is not base64. Only the slices are copied, never
@@ -57,20 +57,20 @@ def check_base64(value: object, path: str) -> str:
     ...
     toolturns.InvalidMessage: data: must be base64 text (the standard alphabet A-Z a-z 0-9 + /, padded with =, no whitespace), got 'aGk' (3 characters, not a multiple of 4)
     """
-    if not isinstance(value, str) or not value:
+    if not isinstance(value, str) or len(value) <= start:
         raise InvalidMessage(path, "must be non-empty base64 text", describe(value))
-    size = len(value)
+    size = len(value) - start
     if size % 4:
         raise InvalidMessage(
             path, _BASE64_RULE, f"{describe(value)} ({size} characters, not a multiple of 4)"
         )
     if not value.isascii():
         raise InvalidMessage(path, _BASE64_RULE, f"{describe(value)} (not ASCII)")
-    body = size - (value[-1] == "=") - (value[-2] == "=")
-    for start in range(0, body, _SLICE):
-        left = value[start : min(start + _SLICE, body)].encode("ascii").translate(None, _ALPHABET)
+    end = len(value) - (value[-1] == "=") - (value[-2] == "=")
+    for first in range(start, end, _SLICE):
+        left = value[first : min(first + _SLICE, end)].encode("ascii").translate(None, _ALPHABET)
         if left:
-            at = value.index(chr(left[0]), start)
+            at = value.index(chr(left[0]), first)
             raise InvalidMessage(path, _BASE64_RULE, f"{describe(value)} ({left[:1].decode()!r} at {at})")
     return value
 
@@ -174,13 +174,89 @@ def _fill_text(self: TextPart, text: object, provider_data: object) -> None:
     _SET_TEXT_DATA(self, _provider_data(provider_data))
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False)
-class ImagePart:
+# -- base64 data, given alone or in a data: URL -------------------------------------------
+#
+# A part with data keeps the text it was given: the base64 itself, or a
+# ``data:<media type>;base64,<data>`` URL (OpenAI's wire) with where the data
+# starts in it. Python strings cannot share memory, so slicing the data out of
+# a 1 MB URL would copy it; kept whole, the URL is written back to OpenAI as
+# it came, and ``data`` is cut from it only when another wire asks.
+
+_DATA_URL = "data:"
+_BASE64_MARK = ";base64,"
+_DATA_URL_RULE = "must be a data: URL of base64 data (data:<media type>;base64,<data>)"
+
+
+def _data_source(
+    url: object, data: object, media_type: object, *, kind: str | None, not_kinds: Mapping[str, str]
+) -> tuple[str | None, str | None, int, str | None]:
+    """(url, the text holding the data, where the data starts in it, media type) of a part's sources.
+
+    ``url`` and ``data`` have been checked to be one source. A ``data:`` URL is the data it holds.
+    """
+    if url is not None:
+        checked_url = _optional_str(url, "url")
+        if checked_url is None or not checked_url.startswith(_DATA_URL):
+            return checked_url, None, 0, _checked_media_type(media_type, kind, not_kinds)
+        mark = checked_url.find(_BASE64_MARK, len(_DATA_URL), 300)
+        if mark < 0:
+            raise InvalidMessage("url", _DATA_URL_RULE, describe(checked_url))
+        declared = _media_type(checked_url[len(_DATA_URL) : mark], "url", kind=kind, not_kinds=not_kinds)
+        if media_type is not None and media_type != declared:
+            raise InvalidMessage(
+                "media_type", f"must be None or the data URL's own ({declared!r})", describe(media_type)
+            )
+        start = mark + len(_BASE64_MARK)
+        check_base64(checked_url, "url", start)
+        return None, checked_url, start, declared
+    if media_type is None:
+        raise InvalidMessage("media_type", _NEEDS_MEDIA_TYPE)
+    return None, check_base64(data, "data"), 0, _checked_media_type(media_type, kind, not_kinds)
+
+
+def _checked_media_type(value: object, kind: str | None, not_kinds: Mapping[str, str]) -> str | None:
+    return None if value is None else _media_type(value, "media_type", kind=kind, not_kinds=not_kinds)
+
+
+class _WithData:
+    """What ImagePart and FilePart share: their data, given alone or in a data: URL."""
+
+    __slots__ = ()
+    media_type: str | None
+    _text: str | None
+    _start: int
+
+    @property
+    def data(self) -> str | None:
+        """The base64 text of the data (None without data)."""
+        text = self._text
+        return text[self._start :] if self._start and text is not None else text
+
+    @property
+    def data_url(self) -> str | None:
+        """The data as a ``data:<media type>;base64,<data>`` URL (None without data): the URL it
+        was read from, unchanged, or one made of ``media_type`` and ``data``.
+
+        >>> ImagePart(data="iVBORw0KGgo=", media_type="image/png").data_url
+        'data:image/png;base64,iVBORw0KGgo='
+        """
+        text = self._text
+        if text is None or self._start:
+            return text
+        return f"{_DATA_URL}{self.media_type}{_BASE64_MARK}{text}"
+
+
+_NEEDS_MEDIA_TYPE = "is required with data (the wire must say what the bytes are)"
+
+
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+class ImagePart(_WithData):
     """An image: a URL, or base64 data with its media type.
 
     Args:
         url: Where the image is (``https://...``, ``gs://...``). A ``data:``
-            URL is read by the codecs as ``data`` and ``media_type``.
+            URL of base64 data is the data itself: the part holds it as
+            ``data`` and ``media_type`` (and ``data_url`` gives it back unchanged).
         data: The image's bytes as base64 text, kept as given.
         media_type: ``image/png``, ``image/jpeg``, ...: required with ``data``.
         detail: OpenAI's ``detail`` (``"low"``, ``"high"``, ``"auto"``).
@@ -192,6 +268,8 @@ class ImagePart:
 
     >>> ImagePart(data="iVBORw0KGgo=", media_type="image/png")
     ImagePart(data='iVBORw0KGgo=', media_type='image/png')
+    >>> ImagePart(url="data:image/png;base64,iVBORw0KGgo=") == _
+    True
     >>> ImagePart(data="iVBORw0KGgo=")
     Traceback (most recent call last):
     ...
@@ -199,10 +277,17 @@ class ImagePart:
     """
 
     url: str | None
-    data: str | None
+    if TYPE_CHECKING:
+        pass  # type checkers see the data property only
+    else:
+        # Not a field: the constructor's argument, which dataclasses.replace
+        # reads from the property, so that replace builds through __init__.
+        data: InitVar[str | None]
     media_type: str | None
     detail: str | None
     provider_data: Mapping[str, Any]
+    _text: str | None = field(init=False)
+    _start: int = field(init=False)
 
     def __init__(
         self,
@@ -215,43 +300,57 @@ class ImagePart:
     ) -> None:
         _fill_image(self, url, data, media_type, detail, provider_data)
 
+    def __getstate__(self) -> list[Any]:
+        return [getattr(self, name) for name in _IMAGE_FIELDS]
+
     def __setstate__(self, state: object) -> None:
         refuse_rebuild(self, "url")
         _fill_image(self, *pickled_fields(state, _IMAGE_FIELDS, InvalidMessage))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ImagePart):
+            return NotImplemented
+        return self.__getstate__() == other.__getstate__()
+
+    def __hash__(self) -> int:
+        return hash((*self.__getstate__()[:-1], self.provider_data))
 
     def __repr__(self) -> str:
         return _shown(self, _IMAGE_FIELDS)
 
 
 _IMAGE_FIELDS = ("url", "data", "media_type", "detail", "provider_data")
-_SET_IMAGE = _setters(ImagePart)
-_NEEDS_MEDIA_TYPE = "is required with data (the wire must say what the bytes are)"
+_SET_IMAGE = {
+    name: ImagePart.__dict__[name].__set__
+    for name in (*_IMAGE_FIELDS[:1], *_IMAGE_FIELDS[2:], "_text", "_start")
+}
 
 
 def _fill_image(
     self: ImagePart, url: object, data: object, media_type: object, detail: object, provider_data: object
 ) -> None:
-    source = _one_source({"url": url, "data": data})
-    if source == "url":
-        values: list[object] = [_optional_str(url, "url"), None]
-    else:
-        values = [None, check_base64(data, "data")]
-        if media_type is None:
-            raise InvalidMessage("media_type", _NEEDS_MEDIA_TYPE)
-    values.append(None if media_type is None else _media_type(media_type, "media_type", kind="image"))
-    values.append(_optional_str(detail, "detail"))
-    values.append(_provider_data(provider_data))
-    for setter, value in zip(_SET_IMAGE, values, strict=True):
-        setter(self, value)
+    _one_source({"url": url, "data": data})
+    url, text, start, media_type = _data_source(url, data, media_type, kind="image", not_kinds=_NO_KINDS)
+    set_ = _SET_IMAGE
+    set_["url"](self, url)
+    set_["_text"](self, text)
+    set_["_start"](self, start)
+    set_["media_type"](self, media_type)
+    set_["detail"](self, _optional_str(detail, "detail"))
+    set_["provider_data"](self, _provider_data(provider_data))
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False)
-class FilePart:
+_NO_KINDS: Mapping[str, str] = {}
+
+
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+class FilePart(_WithData):
     """A document (a PDF, a text file, ...): base64 data, a URL, or a provider's file id.
 
     Args:
         data: The file's bytes as base64 text, kept as given.
-        url: Where the file is.
+        url: Where the file is. A ``data:`` URL of base64 data is the data
+            itself, as for ``ImagePart``.
         file_id: A file the provider stores (OpenAI's ``file-...``).
         media_type: ``application/pdf``, ``text/plain``, ...: required with
             ``data``. An image is an ``ImagePart`` and base64 audio an ``AudioPart``.
@@ -263,12 +362,17 @@ class FilePart:
     FilePart(file_id='file-abc123', filename='report.pdf')
     """
 
-    data: str | None
+    if TYPE_CHECKING:
+        pass  # type checkers see the data property only
+    else:
+        data: InitVar[str | None]  # not a field: see ImagePart
     url: str | None
     file_id: str | None
     media_type: str | None
     filename: str | None
     provider_data: Mapping[str, Any]
+    _text: str | None = field(init=False)
+    _start: int = field(init=False)
 
     def __init__(
         self,
@@ -282,16 +386,27 @@ class FilePart:
     ) -> None:
         _fill_file(self, data, url, file_id, media_type, filename, provider_data)
 
+    def __getstate__(self) -> list[Any]:
+        return [getattr(self, name) for name in _FILE_FIELDS]
+
     def __setstate__(self, state: object) -> None:
-        refuse_rebuild(self, "data")
+        refuse_rebuild(self, "url")
         _fill_file(self, *pickled_fields(state, _FILE_FIELDS, InvalidMessage))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, FilePart):
+            return NotImplemented
+        return self.__getstate__() == other.__getstate__()
+
+    def __hash__(self) -> int:
+        return hash((*self.__getstate__()[:-1], self.provider_data))
 
     def __repr__(self) -> str:
         return _shown(self, _FILE_FIELDS)
 
 
 _FILE_FIELDS = ("data", "url", "file_id", "media_type", "filename", "provider_data")
-_SET_FILE = _setters(FilePart)
+_SET_FILE = {name: FilePart.__dict__[name].__set__ for name in (*_FILE_FIELDS[1:], "_text", "_start")}
 _FILE_NOT = {"image": "must not be an image's: an image is an ImagePart"}
 _FILE_DATA_NOT = {**_FILE_NOT, "audio": "must not be audio's with data: base64 audio is an AudioPart"}
 
@@ -306,18 +421,22 @@ def _fill_file(
     provider_data: object,
 ) -> None:
     source = _one_source({"data": data, "url": url, "file_id": file_id})
-    if source == "data":
-        values: list[object] = [check_base64(data, "data"), None, None]
-        if media_type is None:
-            raise InvalidMessage("media_type", _NEEDS_MEDIA_TYPE)
+    set_ = _SET_FILE
+    if source == "file_id":
+        set_["file_id"](self, _optional_str(file_id, "file_id"))
+        url, text, start = None, None, 0
+        media_type = _checked_media_type(media_type, None, _FILE_NOT)
     else:
-        values = [None, _optional_str(url, "url"), _optional_str(file_id, "file_id")]
-    not_kinds = _FILE_DATA_NOT if source == "data" else _FILE_NOT
-    values.append(None if media_type is None else _media_type(media_type, "media_type", not_kinds=not_kinds))
-    values.append(_optional_str(filename, "filename"))
-    values.append(_provider_data(provider_data))
-    for setter, value in zip(_SET_FILE, values, strict=True):
-        setter(self, value)
+        set_["file_id"](self, None)
+        data_url = source == "url" and isinstance(url, str) and url.startswith(_DATA_URL)
+        not_kinds = _FILE_DATA_NOT if source == "data" or data_url else _FILE_NOT
+        url, text, start, media_type = _data_source(url, data, media_type, kind=None, not_kinds=not_kinds)
+    set_["url"](self, url)
+    set_["_text"](self, text)
+    set_["_start"](self, start)
+    set_["media_type"](self, media_type)
+    set_["filename"](self, _optional_str(filename, "filename"))
+    set_["provider_data"](self, _provider_data(provider_data))
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False)
