@@ -12,6 +12,11 @@ Rows (one operation each):
 - W3  wire -> objects -> wire for a realistic 200-message transcript (system,
       user, assistant text, assistant turns with 1-3 calls, tool results).
       Both sides keep the arguments as text here, as the wire carries them.
+- W5  JSON text -> objects -> JSON text for a user turn with a question and a
+      1 MB image as a base64 data: URL (OpenAI's image_url part): the parts
+      read into plain values and written back, json.loads and json.dumps
+      on both sides. The peak memory of one operation is measured for both
+      (tracemalloc): toolturns must add no copy of the base64 text.
 
 Both sides are first checked to produce the same output; the run stops if not.
 Then each row is timed timeit-style (garbage collector off while timing), the
@@ -31,6 +36,7 @@ Run from the repository root::
 from __future__ import annotations
 
 import argparse
+import base64
 import cProfile
 import gc
 import io
@@ -45,6 +51,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -134,6 +141,23 @@ def _arguments(rng: random.Random) -> dict[str, Any]:
     return arguments
 
 
+def make_image_turn(size: int = 1_000_000, seed: int = 5) -> str:
+    """W5's input: one user turn, a question and a ``size``-byte image as a data: URL, as JSON text."""
+    image = base64.b64encode(random.Random(seed).randbytes(size)).decode()
+    return json.dumps(
+        {
+            "role": "user",
+            "content": [
+                {"type": "text", "text": "What does this chart say about Q3?"},
+                {
+                    "type": "image_url",
+                    "image_url": {"url": f"data:image/png;base64,{image}", "detail": "high"},
+                },
+            ],
+        }
+    )
+
+
 def make_transcript(size: int = 200, seed: int = 2) -> list[Wire]:
     """A realistic OpenAI request transcript of exactly ``size`` messages."""
     rng = random.Random(seed)
@@ -189,6 +213,16 @@ def tt_w2(wire: Sequence[Wire]) -> tuple[list[ChatMessage], list[dict[str, Any]]
 def tt_w3(wire: Sequence[Wire]) -> list[Wire]:
     """W3 with toolturns: every message read, then written back."""
     return [message.to_wire() for message in [ChatMessage.from_dict(item) for item in wire]]
+
+
+def tt_w5(text: str) -> str:
+    """W5 with toolturns: the turn read as a ChatMessage with its parts, then written back."""
+    return json.dumps(tt_w5_dicts(json.loads(text)))
+
+
+def tt_w5_dicts(item: Wire) -> Wire:
+    """W5's step between the JSON texts, with toolturns."""
+    return ChatMessage.from_dict(item).to_wire()
 
 
 # -- the baseline: plain dicts, tuples and json, no validation ----------------
@@ -256,6 +290,44 @@ def base_w3(wire: Sequence[Wire]) -> list[Wire]:
     return [_base_write(message) for message in [_base_read(item, False) for item in wire]]
 
 
+def base_w5(text: str) -> str:
+    """W5 by hand: each part read into a tuple, then its dict again; no check of anything."""
+    return json.dumps(base_w5_dicts(json.loads(text)))
+
+
+def base_w5_dicts(item: Wire) -> Wire:
+    """W5's step between the JSON texts, by hand."""
+    parts = []
+    for part in item["content"]:
+        if part["type"] == "text":
+            parts.append(("text", part["text"], None))
+        else:
+            image = part["image_url"]
+            parts.append(("image_url", image["url"], image.get("detail")))
+    content: list[Wire] = []
+    for kind, value, detail in parts:
+        if kind == "text":
+            content.append({"type": "text", "text": value})
+        else:
+            image_url: Wire = {"url": value}
+            if detail is not None:
+                image_url["detail"] = detail
+            content.append({"type": "image_url", "image_url": image_url})
+    return {"role": item["role"], "content": content}
+
+
+def peak_bytes(function: Callable[[], object]) -> int:
+    """The peak memory one call allocates, its result kept until the peak is read (tracemalloc)."""
+    tracemalloc.start()
+    try:
+        result = function()
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    del result
+    return peak
+
+
 # -- the same output on both sides -------------------------------------------
 
 
@@ -304,6 +376,9 @@ def check_same_output(transcript: Sequence[Wire]) -> None:
     expected = [{**m, "content": m["content"] or ""} if "tool_calls" in m else m for m in transcript]
     if w3 != expected:
         problems.append("W3: the round trip changed the transcript beyond content null -> ''")
+    image_turn = make_image_turn(10_000)
+    if tt_w5(image_turn) != base_w5(image_turn) or tt_w5(image_turn) != image_turn:
+        problems.append("W5: the JSON text differs")
     if problems:
         sys.exit("bench_wire: not the same work, not timing it:\n  " + "\n  ".join(problems))
 
@@ -458,11 +533,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     transcript = make_transcript()
     check_same_output(transcript)
+    image_turn = make_image_turn()
     w1 = base_w1()
     rows = [
         Row("W1 build 3 calls + 3 results -> wire", tt_w1, base_w1),
         Row("W2 wire -> objects + arguments", lambda: tt_w2(w1), lambda: base_w2(w1)),
         Row("W3 200-message wire -> objects -> wire", lambda: tt_w3(transcript), lambda: base_w3(transcript)),
+        Row(
+            "W5 1 MB image turn, JSON -> objects -> JSON",
+            lambda: tt_w5(image_turn),
+            lambda: base_w5(image_turn),
+        ),
     ]
 
     if options.profile:
@@ -494,6 +575,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{statistics.median(result.ratios()):>9.2f}x",
             flush=True,
         )
+    # The JSON steps allocate the same on both sides: what differs is the step between them,
+    # measured on the dict json.loads gave, kept alive as a caller keeps its input.
+    item = json.loads(image_turn)
+    tt_peak, base_peak = peak_bytes(lambda: tt_w5_dicts(item)), peak_bytes(lambda: base_w5_dicts(item))
+    print()
+    print(
+        f"W5 peak memory of the dict -> objects -> dict step (tracemalloc): toolturns {tt_peak / 1e3:.1f} kB, "
+        f"baseline {base_peak / 1e3:.1f} kB (the base64 text is {len(image_turn) / 1e6:.2f} MB: "
+        "a copy of it would show as that much)"
+    )
     print()
     print("µs per operation: best sample (min), then the median sample.")
     print("ratio = toolturns / baseline: of the minima, then the median of the per-round ratios.")
