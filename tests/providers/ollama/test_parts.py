@@ -251,6 +251,16 @@ def test_a_list_content_is_openai_s_shape_not_ollama_s() -> None:
         ollama.from_response({"message": {"role": "assistant", "content": 5}})
 
 
+def test_a_str_subclass_is_text() -> None:
+    """Content of a str subclass (an enum's member, a templating library's markup) is text."""
+
+    class Markup(str):
+        pass
+
+    [message] = ollama.from_request([{"role": "user", "content": Markup("hi"), "images": [PIG]}])
+    assert message.content == (IMAGE, TextPart("hi"))
+
+
 # -- writing -------------------------------------------------------------------------------
 
 

@@ -40,13 +40,12 @@ def read_images(value: object) -> list[ImagePart]:
 
 
 def _image(data: object, path: str) -> ImagePart:
-    media_type = rules.image_media_type(data) if isinstance(data, str) else None
-    if media_type is None:
+    if not isinstance(data, str) or (media_type := rules.image_media_type(data)) is None:
         check_base64(data, path)  # raises for what is not base64 at all
         raise InvalidMessage(path, _UNKNOWN_IMAGE, describe(data))
     try:
-        return ImagePart(data=data, media_type=media_type)  # type: ignore[arg-type]  # a str: sniffed
-    except MessageError as error:  # the rest of the text is not base64
+        return ImagePart(data=data, media_type=media_type)  # checks the rest of the text, in slices
+    except MessageError as error:  # it is not base64 after the first bytes
         raise renamed(error, "data", path) from None
 
 

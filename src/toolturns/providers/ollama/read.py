@@ -48,7 +48,9 @@ def from_request(body: object) -> list[ChatMessage]:
     Tool results are matched to their call by ``tool_call_id`` when present,
     else by ``tool_name`` to the first call of the preceding assistant turn
     with that name that has no result yet. Calls without an id get
-    deterministic ids (never sent back to Ollama).
+    deterministic ids (never sent back to Ollama). A message's ``images``
+    are ``ImagePart``s before its text, each media type read from the
+    image's first bytes (``parts``).
 
     Raises:
         MessageError: the path is the native one (``messages[1].tool_calls[0].function.name``).
