@@ -411,6 +411,12 @@ def test_images_kept_in_provider_data_by_earlier_versions_are_refused() -> None:
         "not a kept key, got list"
     ):
         ollama.to_request([old])
+    # Until Carries.images goes (no reader keeps images there now), another wire refuses them too.
+    with raises(
+        "messages[0].images: OpenAI cannot carry Ollama's images (Unknown parameter: '...'.); "
+        "drop_unsupported=True drops it"
+    ):
+        openai.to_request([old])
 
 
 def test_the_parts_table() -> None:
