@@ -345,10 +345,10 @@ def test_reused_id_names_the_latest_call() -> None:
 
 
 def test_kept_keys_are_sent_back_only_to_ollama() -> None:
-    """Keys read from Ollama (thinking, images, unknown call keys) go back to Ollama, never to OpenAI."""
+    """Keys read from Ollama (thinking, unknown message and call keys) go back to Ollama, never to OpenAI."""
     body = {
         "messages": [
-            {"role": "user", "content": "look", "images": ["aGk="]},
+            {"role": "user", "content": "look", "x_user": [1]},
             assistant(
                 {"id": "c1", "x_call": 1, "function": {"name": "f", "arguments": {}, "x_fn": True}},
                 thinking="Hmm.",
@@ -359,7 +359,7 @@ def test_kept_keys_are_sent_back_only_to_ollama() -> None:
     messages = ollama.from_request(body)
     assert ollama.to_request(messages) == {
         "messages": [
-            {"role": "user", "content": "look", "images": ["aGk="]},
+            {"role": "user", "content": "look", "x_user": [1]},
             {
                 "role": "assistant",
                 "content": "",
@@ -377,9 +377,7 @@ def test_kept_keys_are_sent_back_only_to_ollama() -> None:
             },
         ]
     }
-    with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.images: OpenAI cannot carry Ollama's images"):
-        openai.to_request(messages)
-    assert openai.to_request(messages, drop_unsupported=True)["messages"] == [
+    assert openai.to_request(messages)["messages"] == [
         {"role": "user", "content": "look"},
         {
             "role": "assistant",
@@ -555,12 +553,14 @@ def test_reads_a_request_body_or_a_bare_list() -> None:
         ),
         (
             [{"role": "user", "content": 5}],
-            "messages[0].content: must be a string or a list of content parts, got 5",
+            "messages[0].content: must be a string (Ollama's content is text and its images go in 'images'), "
+            "got 5",
         ),
         (
             [{"role": "user", "content": [{"type": "text", "text": "hi"}]}],
-            "messages[0].content[0]: must be a content part (TextPart, ImagePart, FilePart or AudioPart; "
-            "read wire dicts with ChatMessage.from_dict), got dict",
+            "messages[0].content: must be a string: Ollama's content is text and its images go in 'images'; "
+            "a list of parts is OpenAI's shape (read it with toolturns.openai or ChatMessage.from_dict), "
+            "got list",
         ),
     ],
 )
@@ -587,14 +587,15 @@ def test_developer_role_is_read() -> None:
 
 
 def test_unmodelled_message_keys_are_kept_for_ollama() -> None:
-    """thinking, images, tool_name on a non-tool message, ... go to provider_data['ollama']['keys']."""
+    """thinking, tool_name on a non-tool message, ... go to provider_data['ollama']['keys'] (images
+    are content parts: tests/providers/ollama/test_parts.py)."""
     [user, turn] = ollama.from_request(
         [
-            {"role": "user", "content": "look", "images": ["aGk="], "tool_name": "x", "name": "alice"},
+            {"role": "user", "content": "look", "tool_name": "x", "name": "alice"},
             {"role": "assistant", "content": "It is.", "thinking": "Hmm."},
         ]
     )
-    assert user.provider_data == {"ollama": {"keys": {"images": ["aGk="], "tool_name": "x", "name": "alice"}}}
+    assert user.provider_data == {"ollama": {"keys": {"tool_name": "x", "name": "alice"}}}
     assert user.name is None
     assert not user.extra
     assert turn.provider_data == {"ollama": {"keys": {"thinking": "Hmm."}}}

@@ -36,9 +36,7 @@ _NONEMPTY_JSON = st.one_of(
 )
 # Keys the codec does not model: some real ones, others prefixed so that they
 # can never be a key the codec writes itself.
-_UNMODELLED = st.one_of(
-    st.sampled_from(["thinking", "images", "x"]), s.unicode_text(max_size=5).map("x-".__add__)
-)
+_UNMODELLED = st.one_of(st.sampled_from(["thinking", "x"]), s.unicode_text(max_size=5).map("x-".__add__))
 _MESSAGE_KEPT = st.dictionaries(
     st.one_of(_UNMODELLED, st.sampled_from(["name", "tool_name", "tool_call_id"])),
     _NONEMPTY_JSON,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._json import value_key
 from ..._message import ChatMessage, Role
@@ -16,6 +17,8 @@ from .._shared import (
     at,
     generated_id,
 )
+from . import rules
+from .parts import read_content, read_images
 
 _PROVIDER = "ollama"
 # How the provider is named in error messages.
@@ -25,7 +28,7 @@ _DISPLAY_NAME = "Ollama"
 # The native keys this codec models, per level of the wire. Every other key
 # read is kept in provider_data["ollama"] and written back only to Ollama; a
 # replayed key may never overwrite one of these, which the codec writes itself.
-_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
+_MESSAGE_KEYS = frozenset({"role", "content", "images", "tool_calls"})
 # tool_name and tool_call_id mean something on a tool result only; on another
 # message they are unmodelled keys like any other.
 _RESULT_KEYS = _MESSAGE_KEYS | {"tool_name", "tool_call_id"}
@@ -45,7 +48,9 @@ def from_request(body: object) -> list[ChatMessage]:
     Tool results are matched to their call by ``tool_call_id`` when present,
     else by ``tool_name`` to the first call of the preceding assistant turn
     with that name that has no result yet. Calls without an id get
-    deterministic ids (never sent back to Ollama).
+    deterministic ids (never sent back to Ollama). A message's ``images``
+    are ``ImagePart``s before its text, each media type read from the
+    image's first bytes (``parts``).
 
     Raises:
         MessageError: the path is the native one (``messages[1].tool_calls[0].function.name``).
@@ -191,23 +196,58 @@ def _read_message(item: object, seed: tuple[object, ...], calls: _CallsRead) -> 
     if "role" not in item:
         raise InvalidMessage("role", "is required")
     role = item["role"]
-    # Ollama's Message.Content is a Go string: missing or null is "" (its
-    # zero value), and the Python client leaves the key out then.
-    content = item.get("content")
-    if content is None:
-        content = ""
+    text = item.get("content")
+    if type(text) is not str:
+        text = _text(text)
+    images = item.get("images")
+    # null and [] both mean no images (Go's omitempty leaves the key out).
+    content = text if images is None else read_content(text, read_images(images))
     is_result = role == Role.TOOL.value
     tool_calls = _read_calls(item.get("tool_calls"), seed)
     provider_data = kept(_PROVIDER, keys=unmodelled(item, _RESULT_KEYS if is_result else _MESSAGE_KEYS))
     if is_result:
         call_id = calls.answer(item.get("tool_call_id"), item.get("tool_name"))
-        return ChatMessage(
+        message = ChatMessage(
             role, content, tool_calls=tool_calls, tool_call_id=call_id, provider_data=provider_data
         )
-    message = ChatMessage(role, content, tool_calls=tool_calls, provider_data=provider_data)
-    if message.role is Role.ASSISTANT:
-        calls.add_turn(message.tool_calls or ())
+    else:
+        message = ChatMessage(role, content, tool_calls=tool_calls, provider_data=provider_data)
+        if message.role is Role.ASSISTANT:
+            calls.add_turn(message.tool_calls or ())
+    if type(content) is tuple:
+        _check_images(message.role, content)
     return message
+
+
+def _text(content: object) -> str:
+    """A message's content: Ollama's Message.Content is a Go string, so missing or null is ""
+    (its zero value, and the Python client leaves the key out then)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, (list, tuple)):
+        raise InvalidMessage(
+            "content",
+            "must be a string: Ollama's content is text and its images go in 'images'; a list of parts "
+            "is OpenAI's shape (read it with toolturns.openai or ChatMessage.from_dict)",
+            describe(content),
+        )
+    raise InvalidMessage(
+        "content",
+        "must be a string (Ollama's content is text and its images go in 'images')",
+        describe(content),
+    )
+
+
+def _check_images(role: Role, content: tuple[ContentPart, ...]) -> None:
+    """Refuse, where it stands, an image the role cannot carry: what is read can be sent again.
+    The images come first in the parts, so a part's position is its place in ``images``."""
+    for position, part in enumerate(content):
+        refused = rules.check_part(role, part)
+        if refused is not None:
+            rule, why = refused
+            raise InvalidMessage(f"images[{position}]", f"{why} ({rule.says})")
 
 
 def _read_calls(value: object, seed: tuple[object, ...]) -> list[ToolCall] | None:

@@ -13,6 +13,7 @@ from .._shared import (
     at,
 )
 from .._stream import Assembler, OtherKeys, Text, owned
+from .parts import read_images
 from .read import from_response, read_call
 
 _PROVIDER = "ollama"
@@ -144,6 +145,8 @@ class StreamAssembler(Assembler):
                         call = read_call(raw, (*self._seed(), len(self._calls)))
                     self._calls.append((raw, call))
             else:
+                if key == "images":
+                    read_images(value)  # a broken image is reported on the item that brought it
                 self._others.merge(key, value, key)
 
     def _content(self) -> str:

@@ -5,19 +5,20 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..._errors import InvalidMessage, InvalidToolCall, describe
+from ..._content import ContentPart
+from ..._errors import InvalidMessage, InvalidToolCall, at, describe
 from ..._message import ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
 from .._native import Replay, replay_of
 from .._shared import (
     arguments_for_object_wire,
-    at,
     check_messages,
     check_tools,
     refuse_unsupported,
 )
 from . import rules
+from .parts import write_content
 from .tools import tool_definition
 
 _PROVIDER = "ollama"
@@ -37,7 +38,7 @@ _WIRE_ROLES = {
 # The native keys this codec models, per level of the wire. Every other key
 # read is kept in provider_data["ollama"] and written back only to Ollama; a
 # replayed key may never overwrite one of these, which the codec writes itself.
-_MESSAGE_KEYS = frozenset({"role", "content", "tool_calls"})
+_MESSAGE_KEYS = frozenset({"role", "content", "images", "tool_calls"})
 # tool_name and tool_call_id mean something on a tool result only; on another
 # message they are unmodelled keys like any other.
 _RESULT_KEYS = _MESSAGE_KEYS | {"tool_name", "tool_call_id"}
@@ -68,8 +69,9 @@ def to_request(
             instead of raising; ``from_request`` restores the text exactly.
         drop_unsupported: Leave out what this wire cannot carry (a message's
             ``name`` or ``extra`` keys, a call's ``extra``, a tool's
-            ``strict`` or ``extra``, Ollama's kept images) instead of refusing
-            it; ``providers.unsupported`` lists what would go.
+            ``strict`` or ``extra``) instead of refusing it;
+            ``providers.unsupported`` lists what would go. A content part is
+            never dropped.
 
     Returns:
         ``{"messages": [...]}``, with ``"tools": [...]`` when tools are given;
@@ -79,7 +81,9 @@ def to_request(
         InvalidArguments: a call's arguments are not a JSON object
             (``messages[1].tool_calls[0].arguments``).
         InvalidMessage: a tool result answers no call of an earlier assistant
-            turn, so its ``tool_name`` cannot be looked up.
+            turn, so its ``tool_name`` cannot be looked up; a content part
+            this wire cannot carry where it stands (``rules.check_part``, an
+            image after text: ``rules.PART_ORDER``), at ``messages[1].content[0]``.
         InvalidMessage, InvalidToolCall: ``provider_data["ollama"]`` holds
             something ``from_request``/``from_response`` never write.
 
@@ -113,7 +117,10 @@ def _message_to_wire(
 ) -> dict[str, Any]:
     # Ollama's Message has no name, is_error or OpenAI extra keys: they are
     # not sent (documented losses).
-    wire: dict[str, Any] = {"role": _WIRE_ROLES[message.role], "content": message.content}
+    content = message.content
+    wire: dict[str, Any] = {"role": _WIRE_ROLES[message.role], "content": content}
+    if type(content) is tuple:  # parts: text and images (a str is sent as it is)
+        wire.update(_parts_to_wire(content))
     reserved = _MESSAGE_KEYS
     if message.role is Role.TOOL:
         wire.update(_result_fields(message, calls_by_id))
@@ -127,6 +134,14 @@ def _message_to_wire(
         wire["tool_calls"] = calls
     wire.update(replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=reserved).keys)
     return wire
+
+
+def _parts_to_wire(parts: tuple[ContentPart, ...]) -> dict[str, Any]:
+    # Reading keeps no Ollama data on a part: an entry there is a mistake.
+    for position, part in enumerate(parts):
+        with at(f"content[{position}]"):
+            replay_of(part.provider_data, _PROVIDER, InvalidMessage)
+    return write_content(parts)
 
 
 def _result_fields(message: ChatMessage, calls_by_id: Mapping[str, ToolCall]) -> dict[str, str]:
