@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from toolturns import ChatMessage, Tool, ToolCall, anthropic, gemini, ollama, openai
@@ -95,8 +95,18 @@ def _file(folder: Path, lines: list[bytes]) -> tuple[str, list[bytes]]:
     return str(path), data.split(b"\n")
 
 
+def _blank(number: int, line: bytes) -> bool:
+    """Whether the CLI skips the line: JSON's whitespace only (a line of vertical tabs is not
+    blank, and not JSON either), after the byte order mark a file may start with."""
+    if number == 1:
+        line = line.removeprefix(b"\xef\xbb\xbf")
+    return not line.strip(b" \t\r\n")
+
+
 @FEW
 @given(lines=st.lists(_LINES, max_size=6), target=st.sampled_from([None, *TARGETS]))
+@example(lines=[b"\x0b"], target=None)  # found by hypothesis: not blank, and not JSON
+@example(lines=[b"\xef\xbb\xbf"], target=None)  # found by hypothesis: a byte order mark only
 def test_check_never_crashes(folder: Path, lines: list[bytes], target: str | None) -> None:
     """``check`` on any lines exits 0 or 1; every JSON output line names a line of the file."""
     argv = ["check", "--format", "json"] + (["--target", target] if target else [])
@@ -105,8 +115,7 @@ def test_check_never_crashes(folder: Path, lines: list[bytes], target: str | Non
     assert status in (0, 1), err
     # Split at newlines only: U+0085 and U+2028 may stand in output JSON as they are.
     numbers = {json.loads(text)["line"] for text in out.split("\n")[:-1]}
-    # Blank is JSON's whitespace only: a line of vertical tabs is not blank, and not JSON either.
-    assert numbers <= {number for number, line in enumerate(read, 1) if line.strip(b" \t\r\n")}
+    assert numbers <= {number for number, line in enumerate(read, 1) if not _blank(number, line)}
     assert (status == 1) == bool(out)
 
 
@@ -117,6 +126,8 @@ def test_check_never_crashes(folder: Path, lines: list[bytes], target: str | Non
     target=st.sampled_from(TARGETS),
     keep=st.booleans(),
 )
+@example(lines=[b"\xef\xbb\xbf"], source="openai", target="openai", keep=False)  # found by hypothesis
+@example(lines=[b"\x0b"], source="openai", target="openai", keep=False)
 def test_convert_never_crashes(
     folder: Path, lines: list[bytes], source: str, target: str, keep: bool
 ) -> None:
@@ -127,5 +138,7 @@ def test_convert_never_crashes(
     assert status in (0, 1), err
     written = [json.loads(text) for text in out.split("\n")[:-1]]
     skipped = err.split("\n")[:-2]  # the summary line, and the empty string after it
-    assert len(written) + len(skipped) == sum(1 for line in read if line.strip(b" \t\r\n"))
+    assert len(written) + len(skipped) == sum(
+        1 for number, line in enumerate(read, 1) if not _blank(number, line)
+    )
     assert (status == 1) == bool(skipped)
