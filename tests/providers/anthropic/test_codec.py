@@ -998,7 +998,10 @@ def test_user_text_blocks_read_as_text_parts() -> None:
         {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
         {"role": "user", "content": []},
     ]
-    assert anthropic.from_request(body) == [ChatMessage.user([TextPart("a"), TextPart("b")]), ChatMessage.user("")]
+    assert anthropic.from_request(body) == [
+        ChatMessage.user([TextPart("a"), TextPart("b")]),
+        ChatMessage.user(""),
+    ]
 
 
 def test_tool_use_without_id_is_an_invalid_tool_call() -> None:

@@ -33,8 +33,12 @@ _SOURCE = "source"
 
 # What each source type says, besides its type: the keys that make the part.
 _IMAGE_SOURCES = {"base64": ("media_type", "data"), "url": ("url",)}
-_DOCUMENT_SOURCES = {"base64": ("media_type", "data"), "text": ("media_type", "data"), "url": ("url",),
-                     "file": ("file_id",)}  # fmt: skip
+_DOCUMENT_SOURCES = {
+    "base64": ("media_type", "data"),
+    "text": ("media_type", "data"),
+    "url": ("url",),
+    "file": ("file_id",),
+}
 
 
 # -- reading ------------------------------------------------------------------------------
@@ -107,12 +111,16 @@ def _source(
 def _text_as_base64(text: object) -> str:
     """A plain-text document's text as the base64 of its UTF-8 bytes (a copy: such documents are small)."""
     if not isinstance(text, str) or not text:
-        raise InvalidMessage("source.data", "must be a non-empty string (the document's text)", describe(text))
+        raise InvalidMessage(
+            "source.data", "must be a non-empty string (the document's text)", describe(text)
+        )
     try:
         encoded = text.encode("utf-8")
     except UnicodeEncodeError as error:
         raise InvalidMessage(
-            "source.data", "must be text UTF-8 can encode (no lone surrogate)", f"{describe(text)} ({error.reason})"
+            "source.data",
+            "must be text UTF-8 can encode (no lone surrogate)",
+            f"{describe(text)} ({error.reason})",
         ) from None
     return base64.b64encode(encoded).decode("ascii")
 

@@ -179,7 +179,9 @@ def _read_user(content: object) -> list[ChatMessage]:
                 results.append(_read_tool_result(block))
             elif kind == "tool_use":
                 raise InvalidMessage(
-                    "type", "must not be 'tool_use' in a user turn (calls go in an assistant turn)", describe(kind)
+                    "type",
+                    "must not be 'tool_use' in a user turn (calls go in an assistant turn)",
+                    describe(kind),
                 )
             else:
                 others.add(block)

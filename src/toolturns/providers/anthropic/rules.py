@@ -13,26 +13,26 @@ from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule, require_conversation
 
 __all__ = [
+    "ASSISTANT_TEXT_ONLY",
     "CALL_ID",
     "CARRIES",
-    "ASSISTANT_TEXT_ONLY",
     "DOCUMENT_MEDIA_TYPES",
     "EMPTY_TEXT",
     "IMAGE_MEDIA_TYPES",
     "IMAGE_MISMATCH",
-    "NO_AUDIO",
-    "NOT_TEXT",
-    "PARTS",
-    "SYSTEM_TEXT_ONLY",
-    "UNSUPPORTED_DOCUMENT_TYPE",
-    "UNSUPPORTED_IMAGE_TYPE",
     "INVALID_CALL_ID",
     "INVALID_TOOL_NAME",
+    "NOT_TEXT",
+    "NO_AUDIO",
     "NO_CONVERSATION",
     "ORPHAN_RESULT",
+    "PARTS",
+    "SYSTEM_TEXT_ONLY",
     "TOOL_NAME",
     "TRAILING_WHITESPACE",
     "UNSIGNED_THINKING",
+    "UNSUPPORTED_DOCUMENT_TYPE",
+    "UNSUPPORTED_IMAGE_TYPE",
     "check",
     "check_call",
     "check_exchange",
@@ -308,14 +308,17 @@ def _check_text_parts(findings: Findings, index: int, turn: ChatMessage, final: 
                 f"a {turn.role} text part {part.text!r} is empty or only whitespace, which Anthropic refuses",
             )
     end = content[-1]
-    if final and turn.role is Role.ASSISTANT and not turn.tool_calls and type(end) is TextPart:
-        if end.text.strip() and end.text != end.text.rstrip():
-            _trailing_whitespace(findings, index, f"messages[{index}].content[{len(content) - 1}]")
+    prefill = final and turn.role is Role.ASSISTANT and not turn.tool_calls
+    if prefill and type(end) is TextPart and end.text.strip() and end.text != end.text.rstrip():
+        _trailing_whitespace(findings, index, f"messages[{index}].content[{len(content) - 1}]")
 
 
 def _trailing_whitespace(findings: Findings, index: int, path: str) -> None:
     findings.add(
-        index, path, TRAILING_WHITESPACE, "the final assistant text ends in whitespace, which Anthropic refuses"
+        index,
+        path,
+        TRAILING_WHITESPACE,
+        "the final assistant text ends in whitespace, which Anthropic refuses",
     )
 
 

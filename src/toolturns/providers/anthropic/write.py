@@ -174,7 +174,9 @@ def _user_content(message: ChatMessage) -> str | list[dict[str, Any]]:
 
 def _user_blocks(message: ChatMessage) -> list[dict[str, Any]]:
     """A user message's blocks after tool results: its parts, or its text as one text block."""
-    return _blocks_of(message.content, replay_of(message.provider_data, _PROVIDER, InvalidMessage, items=True))
+    return _blocks_of(
+        message.content, replay_of(message.provider_data, _PROVIDER, InvalidMessage, items=True)
+    )
 
 
 def _blocks_of(content: str | tuple[ContentPart, ...], replay: Replay) -> list[dict[str, Any]]:
