@@ -402,9 +402,11 @@ def test_the_base64_text_is_not_copied_on_the_way_in_or_out() -> None:
 
 
 def test_a_text_user_message_takes_the_fast_path_unchanged() -> None:
-    """Text-only turns are written as before: the content string itself."""
+    """Text-only turns are written as before: the content string itself, also beside another provider's data."""
     turn = ChatMessage.user("hi")
     assert anthropic.to_request([turn])["messages"][0]["content"] is turn.content
+    other = ChatMessage("user", "hi", provider_data={"gemini": {"keys": {"x": 1}}})
+    assert anthropic.to_request([other])["messages"] == [{"role": "user", "content": "hi"}]
 
 
 def test_system_parts_are_text_blocks_each_with_its_keys() -> None:
