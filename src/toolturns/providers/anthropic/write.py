@@ -49,10 +49,12 @@ def to_request(
     """The ``system``, ``messages`` and ``tools`` part of a Messages API request body.
 
     Every system and developer message becomes one text block of the
-    top-level ``system``, in order; the others become ``messages``. A run of
-    tool results becomes one user turn of ``tool_result`` blocks in the order
-    of the calls they answer, followed by the text of a user message that
-    comes right after them.
+    top-level ``system`` (one per part for text parts), in order; the others
+    become ``messages``. A run of tool results becomes one user turn of
+    ``tool_result`` blocks in the order of the calls they answer, followed by
+    the blocks of a user message that comes right after them (its string as
+    one text block). Content parts become ``text``, ``image`` and ``document``
+    blocks, each with the keys reading kept on it (``cache_control``).
 
     Args:
         messages: The conversation.
@@ -72,7 +74,10 @@ def to_request(
         InvalidArguments: a call's arguments are not a JSON object (and
             ``keep_invalid_arguments`` is false).
         InvalidMessage: a tool result answers no call of the assistant turn
-            just before it, or answers a call twice; provider data is malformed.
+            just before it, or answers a call twice; a content part Anthropic
+            cannot take where it stands (``rules.check_part``: audio, an
+            image in a system turn, a media type it refuses), at
+            ``messages[i].content[j]``; provider data is malformed.
 
     >>> from toolturns import ChatMessage, ToolCall
     >>> turn = ChatMessage.assistant_tool_calls([ToolCall("toolu_1", "get_time")], "Let me check.")
