@@ -23,6 +23,7 @@ from toolturns import (
     InvalidToolCall,
     MessageError,
     Role,
+    TextPart,
     Tool,
     ToolCall,
     anthropic,
@@ -852,18 +853,18 @@ def test_kept_block_keys_must_not_replace_modelled_ones() -> None:
         (
             [ChatMessage("user", "hi", provider_data={"anthropic": {"keys": {"cache_control": {}}}})],
             InvalidMessage,
-            "messages[0].provider_data.anthropic.keys: is not data the Anthropic codec writes (it writes none here),"
+            "messages[0].provider_data.anthropic.keys: is not data the Anthropic codec writes (it writes items),"
             " got dict",
         ),
         (
             [
                 ChatMessage.assistant_tool_calls([ToolCall("toolu_1", "f")]),
                 ChatMessage.tool_result("toolu_1", "x"),
-                ChatMessage("user", "hi", provider_data={"anthropic": {"items": []}}),
+                ChatMessage("user", "hi", provider_data={"anthropic": {"keys": {}}}),
             ],
             InvalidMessage,
-            "messages[2].provider_data.anthropic.items: is not data the Anthropic codec writes (it writes none here),"
-            " got list",
+            "messages[2].provider_data.anthropic.keys: is not data the Anthropic codec writes (it writes items),"
+            " got dict",
         ),
         (
             [
@@ -963,7 +964,8 @@ def test_bare_message_list_and_tuple_are_read() -> None:
 
 
 def test_user_turn_splits_into_results_then_text() -> None:
-    """A user turn of tool_result and text blocks reads as tool messages in order, then one user message of the joined text."""
+    """A user turn of tool_result and text blocks reads as tool messages in order, then one user message of
+    the other blocks, as parts; a result's blocks are parts too."""
     body = [
         {
             "role": "assistant",
@@ -984,19 +986,22 @@ def test_user_turn_splits_into_results_then_text() -> None:
         },
     ]
     assert anthropic.from_request(body)[1:] == [
-        ChatMessage.tool_result("t1", "ab"),
+        ChatMessage.tool_result("t1", [TextPart("a"), TextPart("b")]),
         ChatMessage.tool_result("t2", ""),
-        ChatMessage.user("xy"),
+        ChatMessage.user([TextPart("x"), TextPart("y")]),
     ]
 
 
-def test_user_text_blocks_read_as_one_message() -> None:
-    """A user turn of text blocks only is one user message; an empty block list is an empty user message."""
+def test_user_text_blocks_read_as_text_parts() -> None:
+    """A user turn of text blocks is one user message of text parts; an empty block list is an empty user message."""
     body = [
         {"role": "user", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
         {"role": "user", "content": []},
     ]
-    assert anthropic.from_request(body) == [ChatMessage.user("ab"), ChatMessage.user("")]
+    assert anthropic.from_request(body) == [
+        ChatMessage.user([TextPart("a"), TextPart("b")]),
+        ChatMessage.user(""),
+    ]
 
 
 def test_tool_use_without_id_is_an_invalid_tool_call() -> None:
@@ -1019,7 +1024,7 @@ def test_tool_use_without_id_is_an_invalid_tool_call() -> None:
         ({"system": ["x"], "messages": []}, "system[0]: must be an object (a text block), got 'x'"),
         (
             {"system": [{"type": "image"}], "messages": []},
-            "system[0].type: must be 'text': only text content is supported, got 'image'",
+            "system[0].type: must be 'text': the system prompt is text blocks, got 'image'",
         ),
         (
             {"system": [{"type": "text", "text": 1}], "messages": []},
@@ -1049,7 +1054,7 @@ def test_tool_use_without_id_is_an_invalid_tool_call() -> None:
         ),
         (
             [{"role": "user", "content": [{"type": "image", "source": {}}]}],
-            "messages[0].content[0].type: must be 'text' or 'tool_result' in a user turn: only text content is supported, got 'image'",
+            "messages[0].content[0].source.type: must be a string (the source type), got None",
         ),
         (
             [{"role": "user", "content": "x", "id": "msg_1"}],
@@ -1094,11 +1099,11 @@ def test_tool_use_without_id_is_an_invalid_tool_call() -> None:
         ),
         (
             [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": 5}]}],
-            "messages[0].content[0].content: must be a string or an array of text blocks, got 5",
+            "messages[0].content[0].content: must be a string or an array of content blocks, got 5",
         ),
         (
             [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": ["x"]}]}],
-            "messages[0].content[0].content[0]: must be an object (a text block), got 'x'",
+            "messages[0].content[0].content[0]: must be an object (a content block), got 'x'",
         ),
         (
             [
@@ -1108,12 +1113,12 @@ def test_tool_use_without_id_is_an_invalid_tool_call() -> None:
                         {
                             "type": "tool_result",
                             "tool_use_id": "t",
-                            "content": [{"type": "image", "source": {}}],
+                            "content": [{"type": "image", "source": {"type": "base64", "data": "aGk="}}],
                         }
                     ],
                 }
             ],
-            "messages[0].content[0].content[0].type: must be 'text': only text content is supported in a tool result, got 'image'",
+            "messages[0].content[0].content[0].source.media_type: is required in a base64 source",
         ),
     ],
 )

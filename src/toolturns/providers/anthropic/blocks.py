@@ -1,14 +1,29 @@
 """The shape of Anthropic's blocks: the keys toolturns models of each.
 
-Any other key of a ``tool_use``, ``tool_result`` or system ``text`` block is
-kept in ``provider_data["anthropic"]["keys"]`` and written back on that block.
+Any other key of a ``tool_use``, ``tool_result``, ``text``, ``image`` or
+``document`` block is kept in ``provider_data["anthropic"]["keys"]`` (of the
+call, the message or the part) and written back on that block; any other key
+of an image's or a document's ``source`` in ``nested["source"]``.
 """
 
 from __future__ import annotations
 
-__all__ = ["MESSAGE_KEYS", "TEXT_KEYS", "TOOL_RESULT_KEYS", "TOOL_USE_KEYS", "UNASSEMBLED"]
+__all__ = [
+    "DOCUMENT_KEYS",
+    "IMAGE_KEYS",
+    "MESSAGE_KEYS",
+    "SOURCE_KEYS",
+    "TEXT_KEYS",
+    "TOOL_RESULT_KEYS",
+    "TOOL_USE_KEYS",
+    "UNASSEMBLED",
+]
 
 TEXT_KEYS = frozenset({"type", "text"})
+IMAGE_KEYS = frozenset({"type", "source"})
+DOCUMENT_KEYS = frozenset({"type", "source", "title"})
+#: The keys of every source type toolturns reads (base64, url, text, file).
+SOURCE_KEYS = frozenset({"type", "media_type", "data", "url", "file_id"})
 TOOL_USE_KEYS = frozenset({"type", "id", "name", "input"})
 TOOL_RESULT_KEYS = frozenset({"type", "tool_use_id", "content", "is_error"})
 #: A native message has exactly these keys (Anthropic's MessageParam).

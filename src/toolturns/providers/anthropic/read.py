@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..._content import ContentPart, TextPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._json import join_key
 from ..._message import ChatMessage, Role
@@ -17,6 +18,7 @@ from .._shared import (
 )
 from .blocks import MESSAGE_KEYS, TEXT_KEYS, TOOL_RESULT_KEYS, TOOL_USE_KEYS
 from .ids import read_id
+from .parts import read_part
 
 _PROVIDER = "anthropic"
 
@@ -29,9 +31,13 @@ def from_request(body: object) -> list[ChatMessage]:
 
     ``system`` (a string, or text blocks: one system message each) comes first.
     A user turn's ``tool_result`` blocks become tool messages, in order,
-    followed by a user message holding its text blocks if it has any; an
-    assistant turn's text blocks are joined and its ``tool_use`` blocks become
-    its calls, and other blocks (thinking) are kept for ``to_request``.
+    followed by a user message holding its other blocks if it has any. Content
+    given as a string reads as a string, content given as blocks as content
+    parts (``text``, ``image``, ``document``); a lone text block with text after tool
+    results reads as a string, the form ``to_request`` writes a string in.
+    Blocks that are not parts (``search_result``) are kept, with their place,
+    for ``to_request``. An assistant turn's text blocks are joined and its
+    ``tool_use`` blocks become its calls, and other blocks (thinking) are kept.
 
     Raises:
         MessageError: the path is the native one (``messages[2].content[1].input``).
@@ -105,7 +111,7 @@ def _read_system(system: object) -> list[ChatMessage]:
     result = []
     for number, item in enumerate(system):
         with at(f"system[{number}]"):
-            block = _text_block(item, "only text content is supported")
+            block = _system_text_block(item)
             text = _read_text(block)
             result.append(ChatMessage(Role.SYSTEM, text, provider_data=kept_keys(block, TEXT_KEYS)))
     return result
@@ -155,26 +161,77 @@ def _blocks(content: object) -> Sequence[Mapping[str, Any]]:
 
 
 def _read_user(content: object) -> list[ChatMessage]:
+    """A user turn: its tool results, in order, then a user message of its other blocks (if any).
+
+    Content given as a string reads as a string, and blocks as parts (a
+    ``search_result`` is kept with its place). After tool results, one plain
+    text block with text reads as a string: it is how ``to_request`` writes a
+    user message's string there.
+    """
     if isinstance(content, str):
         return [ChatMessage.user(content)]
     results: list[ChatMessage] = []
-    texts: list[str] = []
+    others = _Others()
     for number, block in enumerate(_blocks(content)):
         with at(f"content[{number}]"):
             kind = block["type"]
             if kind == "tool_result":
                 results.append(_read_tool_result(block))
-            elif kind == "text":
-                texts.append(_read_text(block))
-            else:
+            elif kind == "tool_use":
                 raise InvalidMessage(
                     "type",
-                    "must be 'text' or 'tool_result' in a user turn: only text content is supported",
+                    "must not be 'tool_use' in a user turn (calls go in an assistant turn)",
                     describe(kind),
                 )
-    if texts or not results:
-        results.append(ChatMessage.user("".join(texts)))
+            else:
+                others.add(block)
+    if not results:
+        return [others.message(Role.USER)]
+    if others:
+        results.append(others.message(Role.USER, after_results=True))
     return results
+
+
+class _Others:
+    """The blocks of a turn that are not tool results, as content parts and kept blocks.
+
+    A kept block's position counts every block before it here (parts and kept
+    blocks alike), which is where ``to_request`` writes it back.
+    """
+
+    __slots__ = ("kept", "parts")
+
+    def __init__(self) -> None:
+        self.parts: list[ContentPart] = []
+        self.kept: list[tuple[int, dict[str, Any]]] = []
+
+    def __bool__(self) -> bool:
+        return bool(self.parts or self.kept)
+
+    def add(self, block: Mapping[str, Any]) -> None:
+        part = read_part(block)
+        if part is None:
+            self.kept.append((len(self.parts) + len(self.kept), dict(block)))
+        else:
+            self.parts.append(part)
+
+    def content(self, *, plain_text: bool = False) -> str | tuple[ContentPart, ...]:
+        """The parts as content; "" when there are none. With ``plain_text`` (after tool results,
+        where ``to_request`` writes a non-empty string as one text block) a lone plain text part
+        with text is that string."""
+        parts = self.parts
+        if not parts:
+            return ""
+        if plain_text and len(parts) == 1 and not self.kept:
+            part = parts[0]
+            if type(part) is TextPart and part.text and not part.provider_data:
+                return part.text
+        return tuple(parts)
+
+    def message(self, role: Role, *, after_results: bool = False) -> ChatMessage:
+        return ChatMessage(
+            role, self.content(plain_text=after_results), provider_data=kept(_PROVIDER, items=self.kept)
+        )
 
 
 def _read_assistant(content: object) -> ChatMessage:
@@ -250,13 +307,13 @@ class Layout:
         self._next += 1
 
 
-def _text_block(block: object, rule: str) -> Mapping[str, Any]:
-    """``block`` if it is a text block, where text is the only content toolturns models."""
+def _system_text_block(block: object) -> Mapping[str, Any]:
+    """``block`` if it is a text block: the system prompt is text blocks only."""
     if not isinstance(block, Mapping) and not isinstance(block := dumped(block), Mapping):
         raise InvalidMessage("", "must be an object (a text block)", describe(block))
     kind = block.get("type")
     if kind != "text":
-        raise InvalidMessage("type", f"must be 'text': {rule}", describe(kind))
+        raise InvalidMessage("type", "must be 'text': the system prompt is text blocks", describe(kind))
     return block
 
 
@@ -289,33 +346,34 @@ def read_tool_use(block: Mapping[str, Any], *, streamed: str | None = None) -> T
 
 def _read_tool_result(block: Mapping[str, Any]) -> ChatMessage:
     call_id = read_id(block.get("tool_use_id"), "tool_use_id", InvalidMessage)
-    with at("content"):
-        text = _result_text(block.get("content"))
+    content, others = _result_content(block.get("content"))
     is_error = block.get("is_error")
     if is_error is not None and not isinstance(is_error, bool):
         raise InvalidMessage("is_error", "must be a boolean", describe(is_error))
     return ChatMessage(
         Role.TOOL,
-        text,
+        content,
         tool_call_id=call_id,
         is_error=bool(is_error),
-        provider_data=kept_keys(block, TOOL_RESULT_KEYS),
+        provider_data=kept(
+            _PROVIDER,
+            keys=unmodelled(block, TOOL_RESULT_KEYS),
+            items=others.kept if others is not None else None,
+        ),
     )
 
 
-def _result_text(content: object) -> str:
-    """A tool_result's content: a string, or text blocks joined."""
+def _result_content(content: object) -> tuple[str | tuple[ContentPart, ...], _Others | None]:
+    """A tool_result's content: a string as it is, blocks as parts (and kept blocks); none as ""."""
     if content is None:
-        return ""
+        return "", None
     if isinstance(content, str):
-        return content
-    if not isinstance(content, (list, tuple)):
-        raise InvalidMessage("", "must be a string or an array of text blocks", describe(content))
-    parts = []
-    for number, block in enumerate(content):
-        with at(f"[{number}]"):
-            parts.append(_read_text(_text_block(block, "only text content is supported in a tool result")))
-    return "".join(parts)
+        return content, None
+    others = _Others()
+    for number, block in enumerate(_blocks(content)):
+        with at(f"content[{number}]"):
+            others.add(block)
+    return others.content(), others
 
 
 def kept_keys(

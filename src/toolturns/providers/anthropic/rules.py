@@ -2,24 +2,37 @@
 
 from __future__ import annotations
 
+import binascii
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
-from ..._content import ContentPart
+from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool_call import ToolCall
-from .._rule import PARTS_NOT_YET, Carries, Findings, Rule, require_conversation
+from .._rule import Carries, Findings, Rule, require_conversation
 
 __all__ = [
+    "ASSISTANT_TEXT_ONLY",
     "CALL_ID",
     "CARRIES",
+    "DOCUMENT_MEDIA_TYPES",
     "EMPTY_TEXT",
+    "IMAGE_MEDIA_TYPES",
+    "IMAGE_MISMATCH",
     "INVALID_CALL_ID",
     "INVALID_TOOL_NAME",
+    "NOT_TEXT",
+    "NO_AUDIO",
     "NO_CONVERSATION",
     "ORPHAN_RESULT",
+    "PARTS",
+    "SYSTEM_TEXT_ONLY",
     "TOOL_NAME",
     "TRAILING_WHITESPACE",
     "UNSIGNED_THINKING",
+    "UNSUPPORTED_DOCUMENT_TYPE",
+    "UNSUPPORTED_IMAGE_TYPE",
     "check",
     "check_call",
     "check_exchange",
@@ -85,28 +98,194 @@ UNSIGNED_THINKING = Rule(
 )
 
 
+# -- content parts ------------------------------------------------------------------------
+
+_VISION = "https://platform.claude.com/docs/en/build-with-claude/vision"
+_PDF = "https://platform.claude.com/docs/en/build-with-claude/pdf-support"
+
+#: The part classes each role may carry (before the checks of each part:
+#: media types, an image's bytes). A system prompt is text blocks; an
+#: assistant turn is read back as its text, calls and kept blocks; user turns
+#: and tool results take images and documents.
+PARTS: Mapping[Role, frozenset[type]] = MappingProxyType(
+    {
+        Role.SYSTEM: frozenset({TextPart}),
+        Role.DEVELOPER: frozenset({TextPart}),
+        Role.USER: frozenset({TextPart, ImagePart, FilePart}),
+        Role.ASSISTANT: frozenset({TextPart}),
+        Role.TOOL: frozenset({TextPart, ImagePart, FilePart}),
+    }
+)
+
+#: The top-level ``system`` is a string or text blocks (Anthropic's own type for it).
+SYSTEM_TEXT_ONLY = Rule(
+    "unsupported_part",
+    "system: Union[str, Iterable[TextBlockParam]]",
+    "https://github.com/anthropics/anthropic-sdk-python/blob/main/src/anthropic/types/message_create_params.py",
+)
+#: Images and documents go in user turns and tool results, not in what the model said.
+ASSISTANT_TEXT_ONLY = Rule(
+    "unsupported_part",
+    "Claude API supports images in user turns but not in model/assistant turns",
+    "https://github.com/google/adk-python/pull/3286",
+)
+#: The Messages API has no audio block (text, image, document, search_result, ...).
+NO_AUDIO = Rule(
+    "unsupported_part",
+    "Currently the API accepts text and images (JPEG, PNG, GIF, WebP) but not raw audio.",
+    "https://github.com/anthropics/anthropic-sdk-python/issues/1198",
+)
+
+#: The media types of a base64 image source, exactly as Anthropic spells them.
+IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+UNSUPPORTED_IMAGE_TYPE = Rule(
+    "unsupported_media_type",
+    "messages.36.content.2.image.source.base64.media_type: Input should be "
+    "'image/jpeg', 'image/png', 'image/gif' or 'image/webp'",
+    "https://github.com/anthropics/claude-code/issues/8184",
+)
+#: A document's data: a PDF (a base64 source) or plain text (a text source).
+PDF, PLAIN_TEXT = "application/pdf", "text/plain"
+DOCUMENT_MEDIA_TYPES = frozenset({PDF, PLAIN_TEXT})
+UNSUPPORTED_DOCUMENT_TYPE = Rule(
+    "unsupported_media_type",
+    "document.source.base64.media_type: Input should be 'application/pdf'",
+    _PDF,
+)
+#: A plain-text document travels as text (a JSON string), so its bytes must be UTF-8.
+NOT_TEXT = Rule(
+    "unsupported_media_type",
+    "PlainTextSource: data: str, media_type: 'text/plain', type: 'text'",
+    "https://platform.claude.com/docs/en/build-with-claude/citations",
+)
+#: Anthropic reads an image's format from its bytes and refuses a declared type that differs.
+IMAGE_MISMATCH = Rule(
+    "media_type_mismatch",
+    "messages.18.content.1.image.source.base64.data: Image does not match the provided media type image/png",
+    "https://github.com/anthropics/claude-code/issues/13131",
+)
+
+# Each format's first bytes (its signature). WebP is a RIFF file whose form type
+# is WEBP, at bytes 8-11: twelve bytes, the first 16 characters of base64.
+_SIGNATURE_CHARACTERS = 16
+
+
+def image_format(data: str) -> str | None:
+    """The media type an image's first bytes say (JPEG, PNG, GIF, WebP), or None.
+
+    Only the first 16 characters are decoded, never the whole data.
+
+    >>> image_format("iVBORw0KGgo="), image_format("R0lGODlh"), image_format("AAAA")
+    ('image/png', 'image/gif', None)
+    """
+    head = binascii.a2b_base64(data[:_SIGNATURE_CHARACTERS])
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if head.startswith((b"GIF87a", b"GIF89a")):
+        return "image/gif"
+    if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
+        return "image/webp"
+    return None
+
+
+def plain_text(data: str) -> str | None:
+    """The text a plain-text document's base64 data holds, or None when its bytes are not UTF-8."""
+    try:
+        return binascii.a2b_base64(data).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
+    """Why Anthropic cannot take ``part`` in a ``role`` turn, or None (most parts: one test)."""
+    kind = type(part)
+    if kind not in PARTS[role]:
+        if kind is AudioPart:
+            return NO_AUDIO, "Anthropic's Messages API has no audio block: send a transcript as text"
+        rule = ASSISTANT_TEXT_ONLY if role is Role.ASSISTANT else SYSTEM_TEXT_ONLY
+        return rule, f"Anthropic takes only text in a {role} turn, got {kind.__name__}"
+    if kind is ImagePart:
+        return _image_problem(part)  # type: ignore[arg-type]  # kind is ImagePart
+    if kind is FilePart:
+        return _file_problem(part)  # type: ignore[arg-type]  # kind is FilePart
+    return None
+
+
+def _image_problem(image: ImagePart) -> tuple[Rule, str] | None:
+    if image.detail is not None:
+        return CARRIES.unsupported, (
+            f"Anthropic's image block has no detail, got {image.detail!r}: build the part without it"
+        )
+    if image.data is None:
+        if image.media_type is not None:
+            return CARRIES.unsupported, _NO_MEDIA_TYPE.format(source="a url", media_type=image.media_type)
+        return None
+    if image.media_type not in IMAGE_MEDIA_TYPES:
+        return UNSUPPORTED_IMAGE_TYPE, (
+            f"Anthropic takes {_listed(IMAGE_MEDIA_TYPES)} images, got {image.media_type!r}"
+        )
+    found = image_format(image.data)
+    if found != image.media_type:
+        what = "none of JPEG, PNG, GIF or WebP" if found is None else found
+        return IMAGE_MISMATCH, f"the image is declared {image.media_type} but its bytes are {what}"
+    return None
+
+
+def _file_problem(file: FilePart) -> tuple[Rule, str] | None:
+    if file.data is None:
+        if file.media_type is not None:
+            source = "a url" if file.file_id is None else "a file"
+            return CARRIES.unsupported, _NO_MEDIA_TYPE.format(source=source, media_type=file.media_type)
+        return None
+    if file.media_type not in DOCUMENT_MEDIA_TYPES:
+        return UNSUPPORTED_DOCUMENT_TYPE, (
+            f"Anthropic's documents are PDF (application/pdf) or plain text (text/plain), got {file.media_type!r}"
+        )
+    if file.media_type == PLAIN_TEXT and plain_text(file.data) is None:
+        return NOT_TEXT, "a text/plain document goes as text, and these bytes are not UTF-8"
+    return None
+
+
+_NO_MEDIA_TYPE = (
+    "Anthropic's {source} source carries no media type (Anthropic reads it from the file), "
+    "got {media_type!r}: build the part without media_type"
+)
+
+
+def _listed(media_types: frozenset[str]) -> str:
+    return ", ".join(sorted(media_types))
+
+
+# -- the transcript -----------------------------------------------------------------------
+
+
 def check(findings: Findings) -> None:
     """A conversation besides the system messages; no empty or whitespace-only text."""
     require_conversation(findings, NO_CONVERSATION)
     last = findings.conversation[-1][0] if findings.conversation else -1
     for index, turn in findings.readable:
-        text, final = turn.text, index == last
+        final = index == last
+        if type(turn.content) is tuple:
+            _check_text_parts(findings, index, turn, final)
+            continue
+        text = turn.text
         if turn.role is Role.TOOL:
             continue  # an empty result is sent without content, which Anthropic accepts
         if text.strip():
             if final and turn.role is Role.ASSISTANT and not turn.tool_calls and text != text.rstrip():
-                findings.add(
-                    index,
-                    f"messages[{index}].content",
-                    TRAILING_WHITESPACE,
-                    "the final assistant text ends in whitespace, which Anthropic refuses",
-                )
+                _trailing_whitespace(findings, index, f"messages[{index}].content")
             continue
         if not text and (
-            turn.role in SYSTEM_ROLES or turn.tool_calls or (turn.role is Role.ASSISTANT and final)
+            turn.role in SYSTEM_ROLES
+            or turn.tool_calls
+            or (turn.role is Role.ASSISTANT and final)
+            or _keeps_blocks(turn)
         ):
             # Sent as no text block: the codec drops an empty system message, a call
-            # turn has its calls, and Anthropic allows an empty final assistant turn.
+            # turn has its calls, Anthropic allows an empty final assistant turn, and
+            # a user turn read with blocks toolturns keeps (search_result) sends those.
             continue
         findings.add(
             index,
@@ -114,6 +293,39 @@ def check(findings: Findings) -> None:
             EMPTY_TEXT,
             f"{turn.role} text {text!r} is empty or only whitespace, which Anthropic refuses",
         )
+
+
+def _check_text_parts(findings: Findings, index: int, turn: ChatMessage, final: bool) -> None:
+    """Each text part is a text block of its own: none may be blank, and a prefill's last may
+    not end in whitespace."""
+    content: tuple[ContentPart, ...] = turn.content  # type: ignore[assignment]  # the caller tested it
+    for position, part in enumerate(content):
+        if type(part) is TextPart and not part.text.strip():
+            findings.add(
+                index,
+                f"messages[{index}].content[{position}]",
+                EMPTY_TEXT,
+                f"a {turn.role} text part {part.text!r} is empty or only whitespace, which Anthropic refuses",
+            )
+    end = content[-1]
+    prefill = final and turn.role is Role.ASSISTANT and not turn.tool_calls
+    if prefill and type(end) is TextPart and end.text.strip() and end.text != end.text.rstrip():
+        _trailing_whitespace(findings, index, f"messages[{index}].content[{len(content) - 1}]")
+
+
+def _trailing_whitespace(findings: Findings, index: int, path: str) -> None:
+    findings.add(
+        index,
+        path,
+        TRAILING_WHITESPACE,
+        "the final assistant text ends in whitespace, which Anthropic refuses",
+    )
+
+
+def _keeps_blocks(turn: ChatMessage) -> bool:
+    """Whether a turn holds blocks Anthropic's codec read and keeps (a user turn's search_result)."""
+    entry = turn.provider_data.get("anthropic")
+    return isinstance(entry, Mapping) and bool(entry.get("items"))
 
 
 def check_call(findings: Findings, index: int, position: int, call: ToolCall) -> None:
@@ -130,8 +342,3 @@ def check_call(findings: Findings, index: int, position: int, call: ToolCall) ->
 
 def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
     """Nothing: the tool exchanges are checked for every target."""
-
-
-def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
-    """No part yet: the content-parts work gives this wire its parts (text goes as a string)."""
-    return PARTS_NOT_YET, f"this wire does not carry content parts yet, got {type(part).__name__}"

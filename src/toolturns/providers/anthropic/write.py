@@ -9,12 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._json import join_key
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
-from .._native import ITEMS, placed, replay_of
+from .._native import ITEMS, Replay, placed, replay_of
 from .._shared import (
     arguments_for_object_wire,
     at,
@@ -25,6 +26,7 @@ from .._shared import (
 from . import rules
 from .blocks import TEXT_KEYS, TOOL_RESULT_KEYS, TOOL_USE_KEYS, UNASSEMBLED
 from .ids import wire_id
+from .parts import part_block
 from .tools import tool_definition
 
 _PROVIDER = "anthropic"
@@ -47,10 +49,12 @@ def to_request(
     """The ``system``, ``messages`` and ``tools`` part of a Messages API request body.
 
     Every system and developer message becomes one text block of the
-    top-level ``system``, in order; the others become ``messages``. A run of
-    tool results becomes one user turn of ``tool_result`` blocks in the order
-    of the calls they answer, followed by the text of a user message that
-    comes right after them.
+    top-level ``system`` (one per part for text parts), in order; the others
+    become ``messages``. A run of tool results becomes one user turn of
+    ``tool_result`` blocks in the order of the calls they answer, followed by
+    the blocks of a user message that comes right after them (its string as
+    one text block). Content parts become ``text``, ``image`` and ``document``
+    blocks, each with the keys reading kept on it (``cache_control``).
 
     Args:
         messages: The conversation.
@@ -70,7 +74,10 @@ def to_request(
         InvalidArguments: a call's arguments are not a JSON object (and
             ``keep_invalid_arguments`` is false).
         InvalidMessage: a tool result answers no call of the assistant turn
-            just before it, or answers a call twice; provider data is malformed.
+            just before it, or answers a call twice; a content part Anthropic
+            cannot take where it stands (``rules.check_part``: audio, an
+            image in a system turn, a media type it refuses), at
+            ``messages[i].content[j]``; provider data is malformed.
 
     >>> from toolturns import ChatMessage, ToolCall
     >>> turn = ChatMessage.assistant_tool_calls([ToolCall("toolu_1", "get_time")], "Let me check.")
@@ -87,9 +94,7 @@ def to_request(
     for index, message in enumerate(checked):
         if message.role in SYSTEM_ROLES:
             with at(f"messages[{index}]"):
-                block = _system_block(message)
-            if block is not None:
-                system.append(block)
+                system.extend(_system_blocks(message))
         else:
             conversation.append((index, message))
 
@@ -102,10 +107,11 @@ def to_request(
             wire.append(turn)
             continue
         if message.role is Role.USER:
-            if message.provider_data:  # reading keeps nothing of a user turn: anything there is refused
+            if type(message.content) is str and not message.provider_data:
+                wire.append({"role": "user", "content": message.content})  # the common case, as it is
+            else:
                 with at(f"messages[{index}]"):
-                    _user_text(message)
-            wire.append({"role": "user", "content": message.content})
+                    wire.append({"role": "user", "content": _user_content(message)})
         else:
             with at(f"messages[{index}]"):
                 wire.append(_assistant_message(message, keep_invalid_arguments))
@@ -124,9 +130,9 @@ def to_request(
 def _results_turn(conversation: Sequence[tuple[int, ChatMessage]], start: int) -> tuple[dict[str, Any], int]:
     """The user turn for the run of tool results at ``start``, and the position after it.
 
-    A user message right after the run joins the turn as a text block after
-    the results; an empty one stays a message of its own (content ""), since
-    an empty text block is a 400.
+    A user message right after the run joins the turn: its blocks come after
+    the results (a string as one text block). An empty one stays a message
+    of its own (content ""), since an empty text block is a 400.
     """
     end = start
     while end < len(conversation) and conversation[end][1].role is Role.TOOL:
@@ -135,26 +141,64 @@ def _results_turn(conversation: Sequence[tuple[int, ChatMessage]], start: int) -
     content = _tool_result_blocks(conversation[start:end], previous)
     if end < len(conversation):
         index, after = conversation[end]
-        if after.role is Role.USER and after.content:
+        if after.role is Role.USER:
             with at(f"messages[{index}]"):
-                content.append({"type": "text", "text": _user_text(after)})
-            end += 1
+                blocks = _user_blocks(after)
+            if blocks:
+                content.extend(blocks)
+                end += 1
     return {"role": "user", "content": content}, end
 
 
-def _system_block(message: ChatMessage) -> dict[str, Any] | None:
+def _system_blocks(message: ChatMessage) -> list[dict[str, Any]]:
+    """A system message's blocks of the top-level ``system``: one for its text, or one per part."""
     keys = replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=TEXT_KEYS).keys
+    content = message.content
+    if type(content) is tuple:
+        if keys:
+            raise InvalidMessage(
+                "provider_data.anthropic.keys",
+                "must be empty on a system message of parts: each part keeps its own block's keys",
+                describe(dict(keys)),
+            )
+        return _part_blocks(content)
     # An empty system message carries no instruction, and Anthropic answers 400 (rules.EMPTY_TEXT)
     # to an empty text block ("text content blocks must be non-empty").
-    if not message.content:
-        return None
-    return {"type": "text", "text": message.content, **keys}
+    if not content:
+        return []
+    return [{"type": "text", "text": content, **keys}]
 
 
-def _user_text(message: ChatMessage) -> str:
-    """A user message's text; reading keeps nothing of a user turn, so its provider_data holds nothing."""
-    replay_of(message.provider_data, _PROVIDER, InvalidMessage)
-    return message.text
+def _user_content(message: ChatMessage) -> str | list[dict[str, Any]]:
+    """A user message's content: its string as it is, unless it keeps blocks; else its blocks."""
+    replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, items=True)
+    if type(message.content) is str and not replay.items:
+        return message.content
+    return _blocks_of(message.content, replay)
+
+
+def _user_blocks(message: ChatMessage) -> list[dict[str, Any]]:
+    """A user message's blocks after tool results: its parts, or its text as one text block."""
+    return _blocks_of(
+        message.content, replay_of(message.provider_data, _PROVIDER, InvalidMessage, items=True)
+    )
+
+
+def _blocks_of(content: str | tuple[ContentPart, ...], replay: Replay) -> list[dict[str, Any]]:
+    """Content as blocks (none for ""), with the blocks reading kept back where they were."""
+    if type(content) is tuple:
+        blocks = _part_blocks(content)
+    else:
+        blocks = [{"type": "text", "text": content}] if content else []
+    return placed(replay, blocks)
+
+
+def _part_blocks(parts: tuple[ContentPart, ...]) -> list[dict[str, Any]]:
+    blocks = []
+    for position, part in enumerate(parts):
+        with at(f"content[{position}]"):
+            blocks.append(part_block(part))
+    return blocks
 
 
 def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, Any]:
@@ -181,11 +225,15 @@ def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, An
                 f"drop the block to send the turn): Anthropic answers 400: {rules.UNSIGNED_THINKING.says!r}",
                 describe(block.get("signature")),
             )
-    if not message.tool_calls and not replay.items:
-        return {"role": "assistant", "content": message.content}
-    content: list[dict[str, Any]] = []
-    if message.content:  # an empty text block is a 400
-        content.append({"type": "text", "text": message.content})
+    text = message.content
+    if type(text) is tuple:
+        # Parts are written as they are, one text block each (its kept keys on it); the
+        # turn reads back as their text joined, the one text an assistant turn holds.
+        content = _part_blocks(text)
+    elif not message.tool_calls and not replay.items:
+        return {"role": "assistant", "content": text}
+    else:
+        content = [{"type": "text", "text": text}] if text else []  # an empty text block is a 400
     for number, call in enumerate(message.tool_calls or ()):
         with at(f"tool_calls[{number}]"):
             content.append(_tool_use_block(call, keep_invalid))
@@ -236,9 +284,13 @@ def _orphan_rule(previous: tuple[int, ChatMessage] | None) -> str:
 
 def _tool_result_block(message: ChatMessage) -> dict[str, Any]:
     block: dict[str, Any] = {"type": "tool_result", "tool_use_id": wire_id(message.tool_call_id or "")}
-    if message.content:  # an empty text is sent as no content at all
-        block["content"] = message.content
+    replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=TOOL_RESULT_KEYS, items=True)
+    content = message.content
+    if type(content) is tuple or replay.items:
+        block["content"] = _blocks_of(content, replay)
+    elif content:  # an empty text is sent as no content at all
+        block["content"] = content
     if message.is_error:
         block["is_error"] = True
-    block.update(replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=TOOL_RESULT_KEYS).keys)
+    block.update(replay.keys)
     return block
