@@ -21,6 +21,7 @@ from tests.providers.gemini.test_sdk_dumps import ALL_DUMPS, dump, sdk_request
 from toolturns import (
     AudioPart,
     ChatMessage,
+    ContentPart,
     FilePart,
     ImagePart,
     InvalidMessage,
@@ -346,16 +347,27 @@ def test_a_list_of_text_parts_reads_back_as_text() -> None:
     history = [
         ChatMessage.system([TextPart("Be brief."), TextPart("Answer in French.")]),
         ChatMessage.user([TextPart("Hello, "), TextPart("world")]),
-        ChatMessage.assistant([TextPart("Bon"), TextPart("jour")]),
+        ChatMessage.assistant_tool_calls([ToolCall("call_1", "f")], [TextPart("Bon"), TextPart("jour")]),
+        ChatMessage.tool_result("call_1", [TextPart("sunny, "), TextPart("18 C")]),
     ]
     body = gemini.to_request(history)
     assert body["systemInstruction"] == {"parts": [{"text": "Be brief."}, {"text": "Answer in French."}]}
     assert body["contents"][0] == user({"text": "Hello, "}, {"text": "world"})
-    assert body["contents"][1] == {"role": "model", "parts": [{"text": "Bon"}, {"text": "jour"}]}
+    assert body["contents"][1]["parts"][:2] == [{"text": "Bon"}, {"text": "jour"}]
+    assert body["contents"][2] == user(
+        {"functionResponse": {"name": "f", "response": {"result": "sunny, 18 C"}, "id": "call_1"}}
+    )
     back = gemini.from_request(body)
-    assert [m.content for m in back] == ["Be brief.", "Answer in French.", "Hello, ", "world", "Bonjour"]
-    pairs = [back[0].text + back[1].text, back[2].text + back[3].text, back[4].text]
-    assert pairs == [m.text for m in history]
+    assert [m.content for m in back] == [
+        "Be brief.",
+        "Answer in French.",
+        "Hello, ",
+        "world",
+        "Bonjour",
+        "sunny, 18 C",
+    ]
+    texts = [back[0].text + back[1].text, back[2].text + back[3].text, back[4].text, back[5].text]
+    assert texts == [m.text for m in history]
 
 
 def test_consecutive_user_turns_share_a_content_and_read_back_as_one() -> None:
@@ -589,7 +601,7 @@ def test_each_part_rule_is_reported_where_the_part_stands_and_refused_by_the_cod
 
 def test_the_parts_table_is_what_check_part_takes() -> None:
     """PARTS lists, for each role, the part classes check_part does not refuse for their kind."""
-    samples = {
+    samples: dict[type, ContentPart] = {
         TextPart: TextPart("x"),
         ImagePart: IMAGE,
         FilePart: FilePart(data="JVBERi0=", media_type="application/pdf"),

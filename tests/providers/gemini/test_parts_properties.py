@@ -96,7 +96,7 @@ def user_parts(draw: st.DrawFn) -> list[ContentPart]:
 @st.composite
 def result_parts(draw: st.DrawFn) -> list[ContentPart]:
     """A tool result's text (first, if any) and its images and documents."""
-    media = draw(
+    media: list[ContentPart] = draw(
         st.lists(
             st.one_of(
                 images(rules.RESULT_MEDIA_TYPES & rules.IMAGE_MEDIA_TYPES),

@@ -47,7 +47,11 @@ def from_request(body: object) -> list[ChatMessage]:
     python or json mode (a null field is not set; bytes and URL-safe base64
     become standard base64 text; what is kept is in the REST spelling) and a
     single object where a list is expected
-    (``contents``, ``parts``), as the REST samples send them. The legacy role
+    (``contents``, ``parts``), as the REST samples send them. ``inlineData``
+    and ``fileData`` parts read as ImagePart, FilePart and AudioPart (a user
+    content of plain text parts is one user message per part; any other part
+    makes its content one message of parts), and a ``functionResponse``'s
+    ``parts`` as the parts of its tool message, after its text. The legacy role
     ``"function"`` is read like ``"user"``. Calls without an id get made-up
     ids; a ``functionResponse`` without id answers the first unanswered call of
     the same name in the model content before it.

@@ -80,7 +80,10 @@ def to_request(
         InvalidMessage: a tool result answers no earlier call, the results
             after a tool-call turn do not answer each of its calls exactly
             once, or a tool-call turn does not follow a user turn or results
-            (each a Gemini 400); the path names the message.
+            (each a Gemini 400); the path names the message. A content part
+            Gemini cannot carry in its role (``rules.check_part``: an image
+            in the system instruction, a GIF, an OpenAI file id), at
+            ``messages[i].content[j]``, whatever ``drop_unsupported`` says.
         InvalidArguments: a call's arguments are not a JSON object.
 
     >>> from toolturns import ChatMessage, ToolCall
@@ -130,7 +133,7 @@ class _Writer:
             return
         self.close_turn(at_end=False)
         if message.role in SYSTEM_ROLES or message.role is Role.USER:
-            # Reading keeps nothing of a system or user turn (text parts only).
+            # Reading keeps nothing of a system or user message itself (its parts keep their own).
             with at(f"messages[{index}]"):
                 replay_of(message.provider_data, _PROVIDER, InvalidMessage)
         content = message.content
@@ -139,7 +142,7 @@ class _Writer:
             if isinstance(content, str):
                 self.system.append({"text": content})
             else:
-                self.system.extend(_parts(index, content, system_text))
+                self.system.extend(_parts(f"messages[{index}].content", content, system_text))
         elif message.role is Role.USER:
             self.add_user(index, content)
         else:
@@ -149,7 +152,11 @@ class _Writer:
         # A user turn right after a user content (the results of a tool-call
         # turn, or another user message) joins it: Gemini turns alternate, and
         # reading splits plain text parts into the same messages again.
-        parts = [{"text": content}] if isinstance(content, str) else _parts(index, content, _user_part)
+        parts = (
+            [{"text": content}]
+            if isinstance(content, str)
+            else _parts(f"messages[{index}].content", content, _user_part)
+        )
         if self.contents and self.contents[-1]["role"] == "user":
             self.contents[-1]["parts"].extend(parts)
         else:
@@ -277,7 +284,7 @@ def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, An
             if isinstance(content, str):
                 parts = [{"text": content}] if content else []
             else:
-                parts = _parts(None, content, write_text)
+                parts = _parts("content", content, write_text)
             parts += call_parts
             # Gemini wants at least one part; an empty turn says "".
             return parts or [{"text": ""}]
@@ -293,15 +300,16 @@ def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, An
             )
         if type(content) is tuple:
             # The kept parts hold the text: a text part's own kept keys would go nowhere.
-            _parts(None, content, _nothing_kept)
+            for position, part in enumerate(content):
+                with at(f"content[{position}]"):
+                    replay_of(part.provider_data, _PROVIDER, InvalidMessage)
         return parts
 
 
 def _parts(
-    index: int | None, content: tuple[ContentPart, ...], write: Callable[[Any], dict[str, Any]]
+    where: str, content: tuple[ContentPart, ...], write: Callable[[Any], dict[str, Any]]
 ) -> list[dict[str, Any]]:
     """The content's parts written by ``write``, an error naming the part (``messages[i].content[j]``)."""
-    where = "content" if index is None else f"messages[{index}].content"
     written = []
     for position, part in enumerate(content):
         with at(f"{where}[{position}]"):
@@ -319,16 +327,11 @@ def _result_media(index: int, content: tuple[ContentPart, ...]) -> list[dict[str
     for position, part in enumerate(content):
         with at(f"messages[{index}].content[{position}]"):
             if isinstance(part, TextPart):
-                _nothing_kept(part)  # its text is in response
+                # Its text is in response: kept keys of it would have no part to go on.
+                replay_of(part.provider_data, _PROVIDER, InvalidMessage)
             else:
                 media.append(write_media(part))
     return media
-
-
-def _nothing_kept(part: ContentPart) -> dict[str, Any]:
-    """Check that a part whose text goes elsewhere keeps nothing of Gemini's: it would go nowhere."""
-    replay_of(part.provider_data, _PROVIDER, InvalidMessage)
-    return {}
 
 
 def _part(key: str, function: dict[str, Any], replay: Replay) -> dict[str, Any]:
