@@ -699,3 +699,16 @@ def test_a_dumped_function_response_with_inline_bytes_reads_as_standard_base64(h
     back = gemini.from_request(dumped)
     assert back == gemini.from_request(written)
     assert gemini.to_request(back) == written
+
+
+def test_a_text_part_whose_other_keys_carry_nothing_is_plain_text() -> None:
+    """An empty or null extra key keeps nothing, so the part reads as plain text; a signature makes it a TextPart."""
+    assert gemini.from_request([user({"text": "a", "thoughtSignature": ""}, {"text": "b"})]) == [
+        ChatMessage.user("a"),
+        ChatMessage.user("b"),
+    ]
+    assert gemini.from_request([user({"text": "a", "thoughtSignature": "c2ln"}, {"text": "b"})]) == [
+        ChatMessage.user(
+            [TextPart("a", provider_data={"gemini": {"keys": {"thoughtSignature": "c2ln"}}}), TextPart("b")]
+        )
+    ]

@@ -230,15 +230,18 @@ class Reader:
                 if "functionCall" in part:
                     raise InvalidMessage("functionCall", "belongs in a model content, not a user content")
                 text = part.get("text")
-                if isinstance(text, str) and len(part) == 1:
-                    if mixed is None:
-                        texts.append(text)
-                    else:
-                        mixed.append(TextPart(text))
-                    continue
+                if not (isinstance(text, str) and len(part) == 1):
+                    read = read_part(part)
+                    if type(read) is not TextPart or read.provider_data:
+                        if mixed is None:
+                            mixed = [TextPart(text) for text in texts]
+                        mixed.append(read)
+                        continue
+                    text = read.text  # its other keys carry nothing: plain text
                 if mixed is None:
-                    mixed = [TextPart(text) for text in texts]
-                mixed.append(read_part(part))
+                    texts.append(text)
+                else:
+                    mixed.append(TextPart(text))
         # Results answer the model turn before, so they come before the rest
         # (every provider wants results right after the calls). Plain text
         # parts are one user message each, as each was written; any other part
