@@ -4,6 +4,9 @@ Calls are ``functionCall`` parts of a ``model`` content, their results
 ``functionResponse`` parts of the next ``user`` content, one per call, in the
 order of the calls. Ids Gemini did not send are made up deterministically and
 never sent back; Gemini 3's ``thoughtSignature`` goes back on the part it came on.
+Images, files and audio go as ``inlineData`` (base64) and ``fileData`` (a URI)
+parts, and in a tool result as the ``functionResponse``'s ``parts``
+(docs/content.md).
 
 >>> from toolturns import ChatMessage, Tool, ToolCall, gemini
 >>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_weather", {"city": "Paris"})])

@@ -1225,25 +1225,25 @@ def test_from_request_reads_response_objects(
             "contents[0].parts: must be an array of parts, got 'hi'",
         ),
         (
-            [user({"text": None, "inlineData": {"mimeType": "image/png", "data": "AA=="}})],
+            [user({"text": "a", "inlineData": {"mimeType": "image/png", "data": "AA=="}})],
             InvalidMessage,
-            "contents[0].parts[0]: must be a text or functionResponse part: toolturns models text only (no images, files or other parts in user turns), got 'inlineData'",
+            "contents[0].parts[0]: must hold exactly one of text, inlineData or fileData (or a functionResponse), got 'text, inlineData'",
         ),
         (
-            [user({"text": "a", "thought": True})],
+            [user({"executableCode": {"language": "PYTHON", "code": "1"}})],
             InvalidMessage,
-            "contents[0].parts[0]: must be a text or functionResponse part",
+            "contents[0].parts[0]: must hold exactly one of text, inlineData or fileData (or a functionResponse), got 'executableCode'",
         ),
         (
             [user({})],
             InvalidMessage,
-            "contents[0].parts[0]: must be a text or functionResponse part: toolturns models text only (no images, files or other parts in user turns), got 'no keys'",
+            "contents[0].parts[0]: must hold exactly one of text, inlineData or fileData (or a functionResponse), got 'no keys'",
         ),
         ([user({"text": ["a"]})], InvalidMessage, "contents[0].parts[0].text: must be a string, got list"),
         (
             [{"role": "user", "parts": [{1: "x"}]}],
             InvalidMessage,
-            "contents[0].parts[0]: must be a text or functionResponse part: toolturns models text only (no images, files or other parts in user turns), got '1'",
+            "contents[0].parts[0]: must hold exactly one of text, inlineData or fileData (or a functionResponse), got '1'",
         ),
         (
             [user(call_part("f"))],

@@ -50,7 +50,10 @@ READ = frozenset(
 #: its value is respelled the REST way all the way down (``kept_value``).
 PART = frozenset({"text", "thought", "functionCall", "functionResponse"})
 CALL = frozenset({"name", "args", "id"})
-RESPONSE = frozenset({"name", "response", "id"})
+RESPONSE = frozenset({"name", "response", "parts", "id"})
+#: Of a function response's part: none; its inlineData or fileData is
+#: respelled the REST way (bytes as base64 text) like every kept value.
+MEDIA = frozenset[str]()
 USAGE = frozenset(
     {
         "promptTokenCount",

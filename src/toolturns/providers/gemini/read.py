@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..._content import ContentPart, TextPart
 from ..._errors import (
     InvalidMessage,
     InvalidToolCall,
@@ -23,7 +24,8 @@ from .._shared import (
     at,
     generated_id,
 )
-from .parts import CALL, PART, RESPONSE, answer_text, fields, keys_of, parts_of, plain
+from .media import read_part
+from .parts import CALL, MEDIA, PART, RESPONSE, answer_text, fields, keys_of, parts_of, plain
 
 _PROVIDER = "gemini"
 
@@ -45,7 +47,11 @@ def from_request(body: object) -> list[ChatMessage]:
     python or json mode (a null field is not set; bytes and URL-safe base64
     become standard base64 text; what is kept is in the REST spelling) and a
     single object where a list is expected
-    (``contents``, ``parts``), as the REST samples send them. The legacy role
+    (``contents``, ``parts``), as the REST samples send them. ``inlineData``
+    and ``fileData`` parts read as ImagePart, FilePart and AudioPart (a user
+    content of plain text parts is one user message per part; any other part
+    makes its content one message of parts), and a ``functionResponse``'s
+    ``parts`` as the parts of its tool message, after its text. The legacy role
     ``"function"`` is read like ``"user"``. Calls without an id get made-up
     ids; a ``functionResponse`` without id answers the first unanswered call of
     the same name in the model content before it.
@@ -213,7 +219,8 @@ class Reader:
         if not parts:
             return [ChatMessage.user("")]
         results: list[ChatMessage] = []
-        texts: list[ChatMessage] = []
+        texts: list[str] = []  # the plain text parts, while every other part is one
+        mixed: list[ContentPart] | None = None  # every other part, once one is not plain text
         for position, raw in enumerate(parts):
             with at(f"parts[{position}]"):
                 part = fields(raw, "a part object", as_is=PART)
@@ -223,19 +230,26 @@ class Reader:
                 if "functionCall" in part:
                     raise InvalidMessage("functionCall", "belongs in a model content, not a user content")
                 text = part.get("text")
-                if "text" in part and not isinstance(text, str):
-                    raise InvalidMessage("text", "must be a string", describe(text))
-                if not isinstance(text, str) or len(part) != 1:
-                    raise InvalidMessage(
-                        "",
-                        "must be a text or functionResponse part: toolturns models text only "
-                        "(no images, files or other parts in user turns)",
-                        keys_of(part),
-                    )
-                texts.append(ChatMessage.user(text))
-        # Results answer the model turn before, so they come before the text
-        # (every provider wants results right after the calls).
-        return results + texts
+                if not (isinstance(text, str) and len(part) == 1):
+                    read = read_part(part)
+                    if type(read) is not TextPart or read.provider_data:
+                        if mixed is None:
+                            mixed = [TextPart(text) for text in texts]
+                        mixed.append(read)
+                        continue
+                    text = read.text  # its other keys carry nothing: plain text
+                if mixed is None:
+                    texts.append(text)
+                else:
+                    mixed.append(TextPart(text))
+        # Results answer the model turn before, so they come before the rest
+        # (every provider wants results right after the calls). Plain text
+        # parts are one user message each, as each was written; any other part
+        # makes the content one message of parts: a content has no message
+        # boundaries, and one turn is what it most often is.
+        if mixed is None:
+            return results + [ChatMessage.user(text) for text in texts]
+        return [*results, ChatMessage.user(mixed)]
 
     def result(self, part: dict[Any, Any]) -> ChatMessage:
         with at("functionResponse"):
@@ -245,9 +259,15 @@ class Reader:
             if not isinstance(response, Mapping):
                 rule = "is required (an object)" if response is None else "must be an object"
                 raise InvalidMessage("response", rule, None if response is None else describe(response))
-            content, is_error = _response_text(response)
+            text, is_error = _response_text(response)
+            media = _response_parts(function.get("parts"))
             call_id = _id(function, InvalidMessage)
             call_id = self.answer(call_id, name)
+        # With parts, the text (when there is any) is the first part: a
+        # function response holds its text in response and its media in parts.
+        content: str | list[ContentPart] = text
+        if media:
+            content = [TextPart(text), *media] if text else media
         return ChatMessage(
             Role.TOOL,
             content,
@@ -321,6 +341,19 @@ def _arguments_text(args: object, name: str) -> str:
         raise InvalidToolCall("args", "must be an object (or JSON text)", describe(args))
     # The id is read after the arguments, so the error cannot name it.
     return arguments_text_from_object_wire(args, path="args", call_id=None, name=name)
+
+
+def _response_parts(parts: object) -> list[ContentPart]:
+    """A function response's ``parts``: its images and documents (Gemini 3's multimodal responses)."""
+    if parts is None:
+        return []
+    if not isinstance(parts, (list, tuple)):
+        raise InvalidMessage("parts", "must be an array of parts", describe(parts))
+    media = []
+    for position, raw in enumerate(parts):
+        with at(f"parts[{position}]"):
+            media.append(read_part(fields(raw, "a part object", as_is=MEDIA), text=False))
+    return media
 
 
 def _response_text(response: Mapping[Any, Any]) -> tuple[str, bool]:

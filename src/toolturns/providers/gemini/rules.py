@@ -6,19 +6,29 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ..._content import ContentPart
+from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
-from .._rule import PARTS_NOT_YET, Carries, Findings, Rule, require_conversation
+from .._rule import Carries, Findings, Rule, require_conversation
 
 __all__ = [
     "CALL_TURN_ORDER",
     "CARRIES",
+    "FILE_ID",
+    "IMAGE_DETAIL",
+    "IMAGE_MEDIA_TYPE",
+    "IMAGE_MEDIA_TYPES",
+    "IMAGE_WITHOUT_MEDIA_TYPE",
     "INVALID_TOOL_NAME",
+    "MODEL_PARTS",
     "NO_CONVERSATION",
+    "PARTS",
     "RESULT_COUNT",
+    "RESULT_MEDIA_TYPE",
+    "RESULT_MEDIA_TYPES",
     "SCHEMA_FIELDS",
     "SCHEMA_TYPES",
+    "SYSTEM_PARTS",
     "TOOL_NAME",
     "check",
     "check_call",
@@ -176,6 +186,125 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
+# -- content parts -------------------------------------------------------------------------
+
+#: The part classes each role may carry on Gemini, before the checks of each
+#: part (its media type, its source): the system instruction and model turns
+#: text, user turns any part, tool results text (in ``response``) and images
+#: and files (in ``functionResponse.parts``).
+PARTS: Mapping[Role, frozenset[type]] = MappingProxyType(
+    {
+        Role.SYSTEM: frozenset({TextPart}),
+        Role.DEVELOPER: frozenset({TextPart}),
+        Role.USER: frozenset({TextPart, ImagePart, FilePart, AudioPart}),
+        Role.ASSISTANT: frozenset({TextPart}),
+        Role.TOOL: frozenset({TextPart, ImagePart, FilePart}),
+    }
+)
+
+#: The system instruction is text (GenerateContentRequest.systemInstruction).
+SYSTEM_PARTS = Rule(
+    "unsupported_part",
+    "Optional. Developer set system instruction(s). Currently, text only.",
+    "https://ai.google.dev/api/generate-content#request-body",
+)
+#: A model turn's images and files are the model's own: Gemini sends them with
+#: a signature, which reading keeps with the turn (provider_data["gemini"]);
+#: one built by hand has none, and Gemini 3 refuses the request.
+MODEL_PARTS = Rule(
+    "unsupported_part",
+    "Image part is missing a thought_signature in content position 3, part position 1. Please refer to "
+    "https://ai.google.dev/gemini-api/docs/thought-signatures#model-behavior for more details.",
+    "https://github.com/archestra-ai/archestra/issues/2548",
+)
+
+_FUNCTION_CALLING = "https://ai.google.dev/gemini-api/docs/function-calling#multimodal"
+_RESULT_MEDIA_WORDS = (
+    "The following MIME types are supported for multimodal content in function responses: "
+    "Images: image/png, image/jpeg, image/webp; Documents: application/pdf, text/plain"
+)
+#: What a function response's ``parts`` may hold (Gemini 3 models; earlier
+#: models answer 400 "Multimodal function responses are not supported for this
+#: model" to any, which no rule of the request can see).
+RESULT_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"})
+#: Audio in a tool result: no MIME type of it is among those listed.
+RESULT_PARTS = Rule("unsupported_part", _RESULT_MEDIA_WORDS, _FUNCTION_CALLING)
+RESULT_MEDIA_TYPE = Rule("unsupported_media_type", _RESULT_MEDIA_WORDS, _FUNCTION_CALLING)
+
+#: "Gemini supports the following image format MIME types: PNG - image/png,
+#: JPEG - image/jpeg, WEBP - image/webp, HEIC - image/heic, HEIF - image/heif"
+#: (https://ai.google.dev/gemini-api/docs/image-understanding#supported-formats).
+IMAGE_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"})
+IMAGE_MEDIA_TYPE = Rule(
+    "unsupported_media_type",
+    "Unsupported MIME type: image/jpg",
+    "https://ai.google.dev/gemini-api/docs/image-understanding#supported-formats",
+)
+#: A URL image goes as ``fileData``, where only ``mimeType`` says it is an
+#: image: without one it would read back as a file, and google-genai itself
+#: refuses a URI whose type it cannot tell (FunctionResponsePart.from_uri,
+#: Part.from_uri).
+IMAGE_WITHOUT_MEDIA_TYPE = Rule(
+    "missing_media_type",
+    "Failed to determine mime type for file: {file_uri}",
+    "https://github.com/googleapis/python-genai/blob/main/google/genai/types.py",
+)
+#: OpenAI's ``detail`` has no field on Gemini's parts (the nearest is the
+#: part's ``mediaResolution``, which a caller may set in provider_data).
+IMAGE_DETAIL = Rule(
+    "unsupported_detail",
+    "Invalid JSON payload received. Unknown name ...: Cannot find field.",
+    "https://ai.google.dev/api/caching#Blob",
+)
+#: A file Gemini holds is named by its URI (``fileData.fileUri``), not by an id:
+#: another provider's file id names nothing on Gemini.
+FILE_ID = Rule("unsupported_file_id", "Required. URI.", "https://ai.google.dev/api/caching#FileData")
+
+_ROLE_RULES = MappingProxyType(
+    {
+        Role.SYSTEM: SYSTEM_PARTS,
+        Role.DEVELOPER: SYSTEM_PARTS,
+        Role.ASSISTANT: MODEL_PARTS,
+        Role.TOOL: RESULT_PARTS,
+    }
+)
+_ROLE_CARRIES = MappingProxyType(
+    {
+        Role.SYSTEM: "the system instruction is text only",
+        Role.DEVELOPER: "the system instruction is text only",
+        Role.ASSISTANT: "a model turn carries text (its images are Gemini's own, kept with the turn it sent)",
+        Role.TOOL: "a function response carries text, images and documents",
+    }
+)
+
+
 def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
-    """No part yet: the content-parts work gives this wire its parts (text goes as a string)."""
-    return PARTS_NOT_YET, f"this wire does not carry content parts yet, got {type(part).__name__}"
+    """Why Gemini cannot carry ``part`` in a ``role`` turn (``PARTS``, then the part's own rules); None if it can."""
+    kind = type(part)
+    if kind is TextPart:
+        return None  # every role carries text
+    if kind not in PARTS[role]:
+        return _ROLE_RULES[role], f"{_ROLE_CARRIES[role]}, got {kind.__name__}"
+    if isinstance(part, FilePart) and part.file_id is not None:
+        return FILE_ID, (
+            f"Gemini names a file by its URI (fileData.fileUri), not by an id, got the file id {part.file_id!r}"
+        )
+    media_type = part.media_type if isinstance(part, (ImagePart, FilePart)) else None
+    if isinstance(part, ImagePart):
+        if part.detail is not None:
+            return IMAGE_DETAIL, (
+                f"Gemini has no image detail, got detail={part.detail!r} (its nearest is the part's "
+                "mediaResolution, which provider_data['gemini']['keys'] can set)"
+            )
+        if media_type is None:
+            return IMAGE_WITHOUT_MEDIA_TYPE, (
+                "an image URL goes as fileData, whose mimeType alone says it is an image: set media_type"
+            )
+    if role is Role.TOOL:
+        if media_type not in RESULT_MEDIA_TYPES:
+            listed = ", ".join(sorted(RESULT_MEDIA_TYPES))
+            return RESULT_MEDIA_TYPE, f"a function response carries {listed}, got {media_type!r}"
+    elif isinstance(part, ImagePart) and media_type not in IMAGE_MEDIA_TYPES:
+        listed = ", ".join(sorted(IMAGE_MEDIA_TYPES))
+        return IMAGE_MEDIA_TYPE, f"Gemini takes images of {listed}, got {media_type!r}"
+    return None

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..._content import ContentPart, TextPart
 from ..._errors import (
     InvalidMessage,
     InvalidToolCall,
@@ -24,6 +25,7 @@ from .._shared import (
     refuse_unsupported,
 )
 from . import rules
+from .media import system_text, write_media, write_text
 from .parts import CALL, RESPONSE, answer_text
 from .tools import tool_definition
 
@@ -78,7 +80,10 @@ def to_request(
         InvalidMessage: a tool result answers no earlier call, the results
             after a tool-call turn do not answer each of its calls exactly
             once, or a tool-call turn does not follow a user turn or results
-            (each a Gemini 400); the path names the message.
+            (each a Gemini 400); the path names the message. A content part
+            Gemini cannot carry in its role (``rules.check_part``: an image
+            in the system instruction, a GIF, an OpenAI file id), at
+            ``messages[i].content[j]``, whatever ``drop_unsupported`` says.
         InvalidArguments: a call's arguments are not a JSON object.
 
     >>> from toolturns import ChatMessage, ToolCall
@@ -128,26 +133,34 @@ class _Writer:
             return
         self.close_turn(at_end=False)
         if message.role in SYSTEM_ROLES or message.role is Role.USER:
-            # Reading keeps nothing of a system or user turn (text parts only).
+            # Reading keeps nothing of a system or user message itself (its parts keep their own).
             with at(f"messages[{index}]"):
                 replay_of(message.provider_data, _PROVIDER, InvalidMessage)
+        content = message.content
         if message.role in SYSTEM_ROLES:
             # Gemini has one system channel, outside the contents.
-            self.system.append({"text": message.content})
+            if isinstance(content, str):
+                self.system.append({"text": content})
+            else:
+                self.system.extend(_parts(f"messages[{index}].content", content, system_text))
         elif message.role is Role.USER:
-            self.add_user(message)
+            self.add_user(index, content)
         else:
             self.add_model(index, message)
 
-    def add_user(self, message: ChatMessage) -> None:
-        # Text right after a user content (the results of a tool-call turn, or
-        # another user message) joins it as a text part: Gemini turns alternate,
-        # and reading splits the parts into the same messages again.
-        part = {"text": message.content}
+    def add_user(self, index: int, content: str | tuple[ContentPart, ...]) -> None:
+        # A user turn right after a user content (the results of a tool-call
+        # turn, or another user message) joins it: Gemini turns alternate, and
+        # reading splits plain text parts into the same messages again.
+        parts = (
+            [{"text": content}]
+            if isinstance(content, str)
+            else _parts(f"messages[{index}].content", content, _user_part)
+        )
         if self.contents and self.contents[-1]["role"] == "user":
-            self.contents[-1]["parts"].append(part)
+            self.contents[-1]["parts"].extend(parts)
         else:
-            self.contents.append({"role": "user", "parts": [part]})
+            self.contents.append({"role": "user", "parts": parts})
 
     def add_model(self, index: int, message: ChatMessage) -> None:
         calls = message.tool_calls or ()
@@ -239,6 +252,13 @@ def _response_part(index: int, message: ChatMessage, call: ToolCall) -> dict[str
         )
     response = {"error": message.text} if message.is_error else _response_object(message.text)
     function: dict[str, Any] = {"name": call.name, "response": response}
+    content = message.content
+    if type(content) is tuple:
+        # The text is in response; the images and documents go in parts
+        # (Gemini 3's multimodal function responses), in their order.
+        media = _result_media(index, content)
+        if media:
+            function["parts"] = media
     # The call's provider_data was checked when its turn was written.
     if not _call_replay(call).generated_id:
         function["id"] = call.id
@@ -259,22 +279,59 @@ def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, An
     """The parts of a model content: the kept layout, or text then calls."""
     with at(f"messages[{index}]"):
         replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, items=True)
+        content = message.content
         if not replay.items:
-            parts = [{"text": message.content}] if message.content else []
+            if isinstance(content, str):
+                parts = [{"text": content}] if content else []
+            else:
+                parts = _parts("content", content, write_text)
             parts += call_parts
             # Gemini wants at least one part; an empty turn says "".
             return parts or [{"text": ""}]
         # The parts read from Gemini go back as they were, the calls in the places left.
         parts = placed(replay, call_parts)
         text = "".join(answer_text(part) or "" for _, part in replay.items)
-        if text != message.content:
+        if text != message.text:
             raise InvalidMessage(
                 "content",
                 f"must be the text of the parts kept in provider_data['gemini'] ({text[:30]!r}...): "
                 "drop provider_data['gemini'] to send other text",
                 describe(message.content),
             )
+        if type(content) is tuple:
+            # The kept parts hold the text: a text part's own kept keys would go nowhere.
+            for position, part in enumerate(content):
+                with at(f"content[{position}]"):
+                    replay_of(part.provider_data, _PROVIDER, InvalidMessage)
         return parts
+
+
+def _parts(
+    where: str, content: tuple[ContentPart, ...], write: Callable[[Any], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The content's parts written by ``write``, an error naming the part (``messages[i].content[j]``)."""
+    written = []
+    for position, part in enumerate(content):
+        with at(f"{where}[{position}]"):
+            written.append(write(part))
+    return written
+
+
+def _user_part(part: ContentPart) -> dict[str, Any]:
+    return write_text(part) if isinstance(part, TextPart) else write_media(part)
+
+
+def _result_media(index: int, content: tuple[ContentPart, ...]) -> list[dict[str, Any]]:
+    """A tool result's images and documents, as its function response's ``parts``."""
+    media = []
+    for position, part in enumerate(content):
+        with at(f"messages[{index}].content[{position}]"):
+            if isinstance(part, TextPart):
+                # Its text is in response: kept keys of it would have no part to go on.
+                replay_of(part.provider_data, _PROVIDER, InvalidMessage)
+            else:
+                media.append(write_media(part))
+    return media
 
 
 def _part(key: str, function: dict[str, Any], replay: Replay) -> dict[str, Any]:
