@@ -266,6 +266,20 @@ def test_a_malformed_refusal_is_refused_where_it_stands(refusal: dict[str, Any],
     assert caught.value.path == path
 
 
+def test_a_refusal_outside_an_assistant_turn_says_where_refusals_go() -> None:
+    with pytest.raises(InvalidMessage) as caught:
+        read([{"type": "refusal", "refusal": "No."}], role="tool")
+    assert str(caught.value) == (
+        "content[0].type: must not be 'refusal' in a message of role 'tool': "
+        "only an assistant turn carries one, got 'refusal'"
+    )
+
+
+def test_parts_built_already_are_taken_in_a_dict() -> None:
+    """A caller's dict may hold parts built in code: they are the parts."""
+    assert read([TEXT, {"type": "text", "text": "b"}]).content == (TEXT, TextPart("b"))
+
+
 def test_an_empty_list_of_parts_is_refused() -> None:
     with pytest.raises(InvalidMessage, match=r"^content: must not be an empty array"):
         read([])

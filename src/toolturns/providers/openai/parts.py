@@ -176,7 +176,9 @@ def _read_file(item: Mapping[str, Any]) -> FilePart:
 def _read_refusal(item: Mapping[str, Any], role: object) -> dict[str, Any]:
     if role != "assistant":
         raise InvalidMessage(
-            "type", "must not be 'refusal' here: only an assistant turn carries a refusal", describe(role)
+            "type",
+            f"must not be 'refusal' in a message of role {describe(role)}: only an assistant turn carries one",
+            "'refusal'",
         )
     refusal = item.get("refusal")
     if not isinstance(refusal, str):
