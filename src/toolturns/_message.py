@@ -85,8 +85,9 @@ class ChatMessage:
             emitted again by ``to_wire()``; ``None`` and empty values are dropped.
         provider_data: Data one provider needs back unchanged on the next
             request (Anthropic thinking blocks), keyed by provider name. Only
-            that provider's codec reads or writes its key; ``to_wire()`` and
-            the other codecs never emit it.
+            that provider's codec reads or writes its key: ``to_wire()``, the
+            OpenAI wire, writes back ``"openai"``'s (an assistant's refusal
+            parts), and no other provider's.
 
     Raises:
         InvalidMessage: a rule is broken; the error names field, rule and value.
@@ -250,11 +251,21 @@ class ChatMessage:
     # -- the OpenAI wire ------------------------------------------------------
 
     def to_wire(self, *, null_content: bool = False) -> dict[str, Any]:
-        """The OpenAI Chat Completions request form of this message.
+        """The OpenAI Chat Completions request form of this message: toolturns' own wire.
 
         Keys come in this order: ``role``, ``content``, ``name``, ``tool_calls``,
         ``tool_call_id``, then the extra keys. ``is_error`` is not emitted: the
-        OpenAI wire has no such field.
+        OpenAI wire has no such field. Content parts are written as OpenAI's
+        parts, and what this wire was read with beyond the model (in
+        ``provider_data["openai"]``: an assistant's refusal parts, a part's
+        unknown keys) is written back where it stood; no other provider's
+        data is.
+
+        Raises:
+            InvalidMessage: a part this wire has no place for (a file's URL,
+                a media type beside an image's URL), or malformed
+                ``provider_data["openai"]``; the path names it
+                (``content[1].url``).
 
         Args:
             null_content: On a tool-call turn with no text, emit
@@ -272,6 +283,10 @@ class ChatMessage:
         }
         if null_content and self.tool_calls and not self.content:
             wire["content"] = None
+        if self.provider_data is not EMPTY:  # rare: data this wire was read with, back in place
+            replayed = _replayed_content(self)
+            if replayed is not None:
+                wire["content"] = replayed
         if self.name is not None:
             wire["name"] = self.name
         if self.tool_calls:
@@ -289,7 +304,10 @@ class ChatMessage:
         Normalises what carries no information (``content: null`` beside tool
         calls, ``tool_calls: []``, null and empty unknown keys, a call's
         ``index`` when it is the call's position in ``tool_calls``) and keeps
-        every other unknown key in ``extra``.
+        every other unknown key in ``extra``. A list ``content`` reads as
+        content parts; what OpenAI's parts carry beyond them (an assistant's
+        ``refusal`` parts, a part's unknown keys) is kept in
+        ``provider_data["openai"]``, which ``to_wire`` writes back.
 
         Raises:
             InvalidMessage, InvalidToolCall, InvalidArguments: the path in the
@@ -311,8 +329,10 @@ class ChatMessage:
         raw_calls = data.get("tool_calls")
         tool_calls = None if raw_calls is None else _read_tool_calls(raw_calls)
         content: Any = data.get("content")  # checked by __init__, like every value
+        provider_data = None
         if type(content) is list or type(content) is tuple:
-            content = _read_parts(content)
+            # Parts; an assistant's refusal parts are kept in provider_data["openai"].
+            content, provider_data = _read_parts(content, data.get("role"))
         if content is None and not tool_calls and data.get("function_call") is not None:
             # A legacy call turn: its call is all it says. (Beside text, a
             # function_call is kept in extra, as any other key.)
@@ -340,7 +360,7 @@ class ChatMessage:
                 reserved=_MODELLED,
                 error=InvalidMessage,
             ),
-            # provider_data: the OpenAI wire carries no other provider's data
+            provider_data,
         )
 
     def __setstate__(self, state: object) -> None:
@@ -527,17 +547,25 @@ def _check_is_error(value: object, role: Role) -> bool:
     return value
 
 
-def _read_parts(content: Sequence[Any]) -> tuple[ContentPart, ...]:
+def _read_parts(
+    content: Sequence[Any], role: object
+) -> tuple[tuple[ContentPart, ...] | str, dict[str, Any] | None]:
     # The OpenAI part shapes live with OpenAI's rules; imported when a list first comes.
     from .providers.openai.parts import read_parts
 
-    return read_parts(content)
+    return read_parts(content, role)
 
 
 def _write_parts(content: tuple[ContentPart, ...]) -> list[dict[str, Any]]:
     from .providers.openai.parts import write_parts
 
     return write_parts(content)
+
+
+def _replayed_content(message: ChatMessage) -> list[dict[str, Any]] | None:
+    from .providers.openai.parts import replayed_content
+
+    return replayed_content(message)
 
 
 def _is_refusal(data: Mapping[str, Any]) -> bool:

@@ -477,6 +477,24 @@ def provider_datas() -> st.SearchStrategy[dict[str, JSON]]:
     return st.dictionaries(providers, _NONEMPTY_JSON, min_size=1, max_size=2)
 
 
+@functools.cache
+def message_provider_datas() -> st.SearchStrategy[dict[str, JSON]]:
+    """A message's provider_data: as ``provider_datas``, but its "openai" entry is what the
+    OpenAI wire keeps on a message, which ``to_wire`` writes back (a refusal part, first)."""
+    others = st.dictionaries(
+        st.one_of(st.sampled_from(["anthropic", "gemini", "ollama"]), unicode_text(max_size=8)).filter(
+            lambda provider: provider != "openai"
+        ),
+        _NONEMPTY_JSON,
+        min_size=1,
+        max_size=2,
+    )
+    refusal = st.builds(
+        lambda text: {"openai": {"items": [[0, {"type": "refusal", "refusal": text}]]}}, unicode_text()
+    )
+    return st.one_of(others, st.builds(lambda data, kept: {**data, **kept}, st.just({}) | others, refusal))
+
+
 def _call(
     call_id: str,
     name: str,
@@ -582,14 +600,15 @@ def chat_messages(
     (unless ``allow_is_error`` is false); the others may have a name; any may
     have extra keys (``extra``: a strategy of mappings or None). With
     ``with_provider_data``, messages and their calls may carry provider_data,
-    which the OpenAI wire never emits.
+    which the OpenAI wire never emits, but a message's "openai" entry
+    (``message_provider_datas``).
     """
     if calls is None:
         calls = tool_calls(with_provider_data=with_provider_data)
     call_lists = st.lists(calls, min_size=1, max_size=3, unique_by=lambda call: call.id)
     if extra is None:
         extra = st.none() | message_extras()
-    provider_data = st.none() | provider_datas() if with_provider_data else st.none()
+    provider_data = st.none() | message_provider_datas() if with_provider_data else st.none()
     return _messages(roles, call_lists, text, st.none() | names, extra, provider_data, allow_is_error)
 
 

@@ -9,26 +9,43 @@ reports what OpenAI itself would refuse.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from types import MappingProxyType
 
-from ..._content import ContentPart
+from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule
 
 __all__ = [
+    "AUDIO_FORMAT",
+    "AUDIO_FORMATS",
     "CALL_ID_MAX",
     "CARRIES",
+    "DETAILS",
+    "FILE_MEDIA_TYPES",
+    "FILE_TYPE",
     "ID_TOO_LONG",
+    "IMAGE_MEDIA_TYPES",
+    "IMAGE_NOT_IN_USER_TURN",
+    "IMAGE_TYPE",
+    "INVALID_DETAIL",
     "INVALID_NAME",
     "INVALID_TOOL_NAME",
     "MAX_TOOLS",
+    "MISSING_FILENAME",
     "NAME",
+    "NOT_CARRIED",
+    "PARTS",
+    "TEXT_PARTS_ONLY",
     "TOOL_NAME",
     "TOO_MANY_TOOLS",
     "check",
     "check_call",
     "check_exchange",
     "check_part",
+    "not_carried",
+    "part_value_problem",
 ]
 
 _LINK = "https://platform.openai.com/docs/api-reference/chat/create"
@@ -78,8 +95,173 @@ TOO_MANY_TOOLS = Rule(
 )
 
 
+# -- content parts ------------------------------------------------------------------------
+#
+# Two kinds of part rule. What the wire cannot carry in a role, or at all, is
+# ``check_part``'s: the codec refuses it (``_shared.refuse_parts``), whatever
+# ``drop_unsupported`` says. What OpenAI refuses of a part's values (a media
+# type, a detail, a missing file name) is ``part_value_problem``'s: the codec
+# sends it as given, because OpenAI-compatible servers (vLLM, OpenRouter,
+# Ollama's /v1) take other values, and ``check_transcript(target="openai")``
+# reports it, as it reports a call id over 40 characters.
+
+#: The part classes each role's message carries. A system, developer and tool
+#: message's array "only type `text` is supported"; an assistant's holds text
+#: (its ``refusal`` parts are kept data of the message, not parts); a user's
+#: "Can contain text, image, or audio inputs" and files.
+PARTS: Mapping[Role, frozenset[type]] = MappingProxyType(
+    {
+        Role.SYSTEM: frozenset({TextPart}),
+        Role.DEVELOPER: frozenset({TextPart}),
+        Role.USER: frozenset({TextPart, ImagePart, FilePart, AudioPart}),
+        Role.ASSISTANT: frozenset({TextPart}),
+        Role.TOOL: frozenset({TextPart}),
+    }
+)
+
+#: An image anywhere but in a user turn: OpenAI's 400, as seen in a tool loop
+#: whose tool returned a screenshot.
+IMAGE_NOT_IN_USER_TURN = Rule(
+    "unsupported_part",
+    "Invalid 'messages[234]'. Image URLs are only allowed for messages with role 'user', "
+    "but this message with role 'tool' contains an image URL.",
+    "https://github.com/OpenHands/OpenHands/issues/7700",
+)
+#: Audio or a file outside a user turn: the API reference's words on each role's array of parts.
+TEXT_PARTS_ONLY: Mapping[Role, Rule] = MappingProxyType(
+    {
+        role: Rule(
+            "unsupported_part",
+            f"An array of content parts with a defined type. For {role.value} messages, "
+            "only type `text` is supported.",
+            _LINK,
+        )
+        for role in (Role.SYSTEM, Role.DEVELOPER, Role.TOOL)
+    }
+    | {
+        Role.ASSISTANT: Rule(
+            "unsupported_part",
+            "An array of content parts with a defined type. Can be one or more of type `text`, "
+            "or exactly one of type `refusal`.",
+            _LINK,
+        )
+    }
+)
+#: A part field the wire has no place for (a file's URL, a media type beside an
+#: image's URL): sent, it would be an unknown key of the part.
+NOT_CARRIED = Rule("unsupported_part", "Unknown parameter: '...'.", _LINK)
+
+#: The images OpenAI takes: "PNG (.png), JPEG (.jpeg and .jpg), WEBP (.webp),
+#: Non-animated GIF (.gif)" (https://platform.openai.com/docs/guides/images-vision,
+#: "Image input requirements"). Media types are compared without case (RFC
+#: 6838); whether a GIF is animated its media type does not say.
+IMAGE_MEDIA_TYPES = frozenset({"image/png", "image/jpeg", "image/webp", "image/gif"})
+IMAGE_TYPE = Rule(
+    "unsupported_media_type",
+    "You uploaded an unsupported image. Please make sure your image has of one the following formats: "
+    "['png', 'jpeg', 'gif', 'webp'].",
+    "https://github.com/marketing-factory/ai-filemetadata/issues/19",
+)
+#: A Chat Completions file's data must be a PDF (other types go to the Responses API).
+FILE_MEDIA_TYPES = frozenset({"application/pdf"})
+FILE_TYPE = Rule(
+    "unsupported_media_type",
+    "Invalid file data: 'messages[3].content[2].file.file_data'. Expected a base64-encoded data URL with "
+    "an application/pdf MIME type (e.g. 'data:application/pdf;base64,SGVsbG8sIFdvcmxkIQ=='), but got "
+    "unsupported MIME type 'text/markdown'.",
+    "https://github.com/trpc-group/trpc-agent-go/issues/1816",
+)
+#: ``input_audio.format``: "Currently supports "wav" and "mp3"." (the API reference).
+AUDIO_FORMATS = frozenset({"wav", "mp3"})
+AUDIO_FORMAT = Rule(
+    "unsupported_media_type",
+    'The format of the encoded audio data. Currently supports "wav" and "mp3".',
+    _LINK,
+)
+#: ``image_url.detail``, spelled exactly: "low", "high" and "auto", and
+#: "original" since GPT-5.4 (the openai SDK's ``ImageURL.detail``).
+DETAILS = frozenset({"low", "high", "auto", "original"})
+INVALID_DETAIL = Rule(
+    "invalid_detail",
+    "Invalid value: 'LOW'. Supported values are: 'low', 'high', and 'auto'.",
+    "https://github.com/quarkiverse/quarkus-langchain4j/issues/412",
+)
+#: A file sent as data needs its name; OpenAI's 400 names the other source.
+MISSING_FILENAME = Rule(
+    "missing_filename",
+    "Missing required parameter: 'messages[1].content[1].file.file_id'.",
+    "https://github.com/openai/openai-agents-python/pull/1513",
+)
+
+
+def _kind(part: ContentPart) -> type:
+    """The part class ``part`` is (a subclass stands for its class)."""
+    for kind in (ImagePart, FilePart, AudioPart):
+        if isinstance(part, kind):
+            return kind
+    return TextPart
+
+
+_WHAT = {ImagePart: "an image", AudioPart: "audio", FilePart: "a file"}
+
+
+def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
+    """Why a ``role`` message on this wire cannot carry ``part``: a part its role does not
+    take (``PARTS``), or a field the wire has no place for (``not_carried``)."""
+    kind = _kind(part)
+    if kind not in PARTS[role]:
+        if kind is ImagePart:
+            why = f"OpenAI takes images in user messages only, not in a {role.value} message"
+            if role is Role.TOOL:
+                why += (
+                    "; to_request(..., tool_parts_to_user=True) sends a tool result's images and files "
+                    "in a user message right after the results"
+                )
+            return IMAGE_NOT_IN_USER_TURN, why
+        return TEXT_PARTS_ONLY[role], f"a {role.value} message carries text parts only, not {_WHAT[kind]}"
+    missing = not_carried(part)
+    if missing is not None:
+        return NOT_CARRIED, f"OpenAI's parts cannot carry {missing[1]}"
+    return None
+
+
+def not_carried(part: ContentPart) -> tuple[str, str] | None:
+    """What of ``part`` OpenAI's part shapes have no place for, as (the part's field, what):
+    an ``image_url`` holds a URL and a detail, a ``file`` holds ``file_data`` (a data URL,
+    which says the media type), ``file_id`` and ``filename``."""
+    if isinstance(part, ImagePart):
+        if part.url is not None and part.media_type is not None:
+            return "media_type", f"a media type beside an image's URL ({part.media_type!r})"
+    elif isinstance(part, FilePart):
+        if part.url is not None:
+            return "url", "a file's URL (a file part holds file_data or a file_id)"
+        if part.file_id is not None and part.media_type is not None:
+            return "media_type", f"a media type beside a file id ({part.media_type!r})"
+    return None
+
+
+def part_value_problem(part: ContentPart) -> tuple[Rule, str] | None:
+    """What OpenAI refuses of ``part``'s values, though the wire can carry them."""
+    if isinstance(part, ImagePart):
+        if part.media_type is not None and part.media_type.lower() not in IMAGE_MEDIA_TYPES:
+            return IMAGE_TYPE, f"OpenAI takes PNG, JPEG, WebP and GIF images, not {part.media_type!r}"
+        if part.detail is not None and part.detail not in DETAILS:
+            listed = ", ".join(repr(detail) for detail in sorted(DETAILS))
+            return INVALID_DETAIL, f"an image's detail is one of {listed}, not {part.detail!r}"
+    elif isinstance(part, AudioPart):
+        if part.format not in AUDIO_FORMATS:
+            return AUDIO_FORMAT, f"OpenAI takes 'wav' and 'mp3' audio, not {part.format!r}"
+    elif isinstance(part, FilePart) and part.data is not None:
+        media_type = part.media_type or ""  # FilePart requires one with data
+        if media_type.lower() not in FILE_MEDIA_TYPES:
+            return FILE_TYPE, f"OpenAI takes a file's data as a PDF only, not {media_type!r}"
+        if part.filename is None:
+            return MISSING_FILENAME, "OpenAI needs a filename beside a file's data"
+    return None
+
+
 def check(findings: Findings) -> None:
-    """Participant names and the number of tools."""
+    """Participant names, the number of tools, and the values OpenAI refuses in parts."""
     for index, turn in findings.readable:
         if turn.name is not None and not NAME.fullmatch(turn.name):
             findings.add(
@@ -88,6 +270,12 @@ def check(findings: Findings) -> None:
                 INVALID_NAME,
                 f"name {turn.name!r} does not match ^{NAME.pattern}$, which OpenAI requires",
             )
+        content = turn.content
+        if type(content) is tuple:
+            for position, part in enumerate(content):
+                problem = part_value_problem(part)
+                if problem is not None:
+                    findings.add(index, f"messages[{index}].content[{position}]", *problem)
     if findings.tool_count > MAX_TOOLS:
         findings.add(
             None,
@@ -110,8 +298,3 @@ def check_call(findings: Findings, index: int, position: int, call: ToolCall) ->
 
 def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
     """Nothing: the tool exchanges are checked for every target."""
-
-
-def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
-    """Every part in every role, for now (the content-parts work gives each role its parts)."""
-    return None
