@@ -278,7 +278,7 @@ def test_reading_a_large_data_url_copies_nothing() -> None:
 @pytest.mark.parametrize(
     ("build", "message"),
     [
-        (lambda: ImagePart(url="data:image/png,hello"), "url: must be a data: URL of base64 data"),
+        (lambda: ImagePart(url="data:image/png,hello"), "url: must be a data URL of base64 data"),
         (lambda: ImagePart(url="data:text/plain;base64,aGk="), "url: must be an image/* media type"),
         (lambda: ImagePart(url="data:image/png;base64,a b="), "url: must be base64 text"),
         (lambda: ImagePart(url="data:image/png;base64,"), "url: must be non-empty base64 text"),

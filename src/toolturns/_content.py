@@ -184,7 +184,7 @@ def _fill_text(self: TextPart, text: object, provider_data: object) -> None:
 
 _DATA_URL = "data:"
 _BASE64_MARK = ";base64,"
-_DATA_URL_RULE = "must be a data: URL of base64 data (data:<media type>;base64,<data>)"
+_DATA_URL_RULE = "must be a data URL of base64 data (data:<media type>;base64,<data>)"
 
 
 def _data_source(
@@ -198,7 +198,9 @@ def _data_source(
         checked_url = _optional_str(url, "url")
         if checked_url is None or not checked_url.startswith(_DATA_URL):
             return checked_url, None, 0, _checked_media_type(media_type, kind, not_kinds)
-        mark = checked_url.find(_BASE64_MARK, len(_DATA_URL), 300)
+        # The mark comes after a media type of at most 255 characters (RFC 6838): looking
+        # no further, a long URL without one costs nothing to refuse.
+        mark = checked_url.find(_BASE64_MARK, len(_DATA_URL), len(_DATA_URL) + 255 + len(_BASE64_MARK))
         if mark < 0:
             raise InvalidMessage("url", _DATA_URL_RULE, describe(checked_url))
         declared = _media_type(checked_url[len(_DATA_URL) : mark], "url", kind=kind, not_kinds=not_kinds)

@@ -40,10 +40,6 @@ __all__ = ["read_parts", "replayed_content", "write_parts"]
 
 _PROVIDER = "openai"
 _DATA_URL = "data:"
-_BASE64_MARK = ";base64,"
-# The mark comes after a media type, at most 255 characters (RFC 6838): look
-# no further for it, so that a long URL without one costs nothing to refuse.
-_MARK_WITHIN = len(_DATA_URL) + 255 + len(_BASE64_MARK)
 
 # The keys each part's object and its nested object carry, by the part's type.
 _TEXT_KEYS = frozenset({"type", "text"})
@@ -56,10 +52,10 @@ _FILE_FILE_KEYS = frozenset({"file_data", "file_id", "filename"})
 _REFUSAL_KEYS = frozenset({"type", "refusal"})
 
 # Where a part's field stands on the wire, for the errors a part raises.
-_IMAGE_PATHS = {"data": "image_url.url", "media_type": "image_url.url", "detail": "image_url.detail"}
+_IMAGE_PATHS = {"url": "image_url.url", "media_type": "image_url.url", "detail": "image_url.detail"}
 _AUDIO_PATHS = {"data": "input_audio.data", "format": "input_audio.format"}
 _FILE_PATHS = {
-    "data": "file.file_data",
+    "url": "file.file_data",
     "media_type": "file.file_data",
     "file_id": "file.file_id",
     "filename": "file.filename",
@@ -137,9 +133,7 @@ def _read_image(item: Mapping[str, Any]) -> ImagePart:
     provider_data = _kept(item, _IMAGE_KEYS, "image_url", image, _IMAGE_URL_KEYS)
     detail = image.get("detail")
     try:
-        if url.startswith(_DATA_URL):
-            media_type, data = _split_data_url(url, "image_url.url")
-            return ImagePart(data=data, media_type=media_type, detail=detail, provider_data=provider_data)
+        # A data: URL is the image's data: the part keeps the URL whole, to write it back uncopied.
         return ImagePart(url=url, detail=detail, provider_data=provider_data)
     except MessageError as error:
         raise _on_the_wire(error, _IMAGE_PATHS) from None
@@ -165,10 +159,9 @@ def _read_file(item: Mapping[str, Any]) -> FilePart:
     try:
         if file_data is None:
             return FilePart(file_id=file_id, filename=filename, provider_data=provider_data)
-        if not isinstance(file_data, str):
+        if not isinstance(file_data, str) or not file_data.startswith(_DATA_URL):
             raise InvalidMessage("file.file_data", _DATA_URL_RULE, describe(file_data))
-        media_type, data = _split_data_url(file_data, "file.file_data")
-        return FilePart(data=data, media_type=media_type, filename=filename, provider_data=provider_data)
+        return FilePart(url=file_data, filename=filename, provider_data=provider_data)
     except MessageError as error:
         raise _on_the_wire(error, _FILE_PATHS) from None
 
@@ -211,14 +204,6 @@ def _kept(
     )
 
 
-def _split_data_url(url: str, path: str) -> tuple[str, str]:
-    """A ``data:<media type>;base64,<data>`` URL's media type and data."""
-    mark = url.find(_BASE64_MARK, 0, _MARK_WITHIN) if url.startswith(_DATA_URL) else -1
-    if mark < 0:
-        raise InvalidMessage(path, _DATA_URL_RULE, describe(url))
-    return url[len(_DATA_URL) : mark], url[mark + len(_BASE64_MARK) :]
-
-
 def _on_the_wire(error: MessageError, paths: Mapping[str, str]) -> MessageError:
     """``error``, a part's, at the wire's path of the field it names."""
     for core, native in paths.items():
@@ -254,9 +239,7 @@ def _write_part(part: ContentPart) -> dict[str, Any]:
     if isinstance(part, TextPart):
         return _with_kept({"type": "text", "text": part.text}, part, _TEXT_KEYS)
     if isinstance(part, ImagePart):
-        image: dict[str, Any] = {
-            "url": part.url if part.data is None else _data_url(part.media_type, part.data)
-        }
+        image: dict[str, Any] = {"url": part.url if part.url is not None else part.data_url}
         if part.detail is not None:
             image["detail"] = part.detail
         return _with_kept(
@@ -270,16 +253,12 @@ def _write_part(part: ContentPart) -> dict[str, Any]:
     # The fourth part, a file: ChatMessage holds parts only.
     file: dict[str, Any] = {}
     if part.data is not None:
-        file["file_data"] = _data_url(part.media_type, part.data)
+        file["file_data"] = part.data_url
     else:  # not_carried refused a URL: the source is a file id
         file["file_id"] = part.file_id
     if part.filename is not None:
         file["filename"] = part.filename
     return _with_kept({"type": "file", "file": file}, part, _FILE_KEYS, "file", _FILE_FILE_KEYS)
-
-
-def _data_url(media_type: str | None, data: str) -> str:
-    return f"{_DATA_URL}{media_type}{_BASE64_MARK}{data}"
 
 
 def _with_kept(
