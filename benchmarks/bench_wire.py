@@ -297,7 +297,7 @@ def base_w5(text: str) -> str:
 
 def base_w5_dicts(item: Wire) -> Wire:
     """W5's step between the JSON texts, by hand."""
-    parts = []
+    parts: list[tuple[str, str, str | None]] = []
     for part in item["content"]:
         if part["type"] == "text":
             parts.append(("text", part["text"], None))

@@ -204,7 +204,7 @@ def _parser() -> argparse.ArgumentParser:
     convert.add_argument(
         "--drop-unsupported",
         action="store_true",
-        help="leave out what the target cannot carry (names, extra keys, strict, Ollama's images) instead "
+        help="leave out what the target cannot carry (names, extra keys, strict) instead "
         "of skipping the line; each drop is reported",
     )
     _add_files(convert)

@@ -14,6 +14,7 @@ large the data is.
 
 from __future__ import annotations
 
+import binascii
 import re
 from collections.abc import Mapping
 from dataclasses import InitVar, dataclass, field, fields
@@ -73,6 +74,41 @@ def check_base64(value: object, path: str, start: int = 0) -> str:
             at = value.index(chr(left[0]), first)
             raise InvalidMessage(path, _BASE64_RULE, f"{describe(value)} ({left[:1].decode()!r} at {at})")
     return value
+
+
+# The image formats whose first bytes toolturns knows: what every wire's images take.
+_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+)
+# WebP is a RIFF file: "RIFF", the size (4 bytes), then "WEBP".
+_RIFF, _WEBP = b"RIFF", b"WEBP"
+# Base64 characters decoded to find the format: 12 bytes, enough for WebP's signature.
+_PREFIX = 16
+
+
+def image_media_type(data: str) -> str | None:
+    """The media type the first bytes of base64 ``data`` say (PNG, JPEG, GIF, WebP), or None.
+
+    Only the first 16 characters are decoded, however large the image is.
+
+    >>> image_media_type("iVBORw0KGgoAAAANSUhEUg==")
+    'image/png'
+    >>> image_media_type("Qk0+AAAA") is None
+    True
+    """
+    try:
+        head = binascii.a2b_base64(data[:_PREFIX], strict_mode=True)
+    except ValueError:  # binascii.Error, or text that is not ASCII
+        return None
+    for signature, media_type in _SIGNATURES:
+        if head.startswith(signature):
+            return media_type
+    if head[:4] == _RIFF and head[8:12] == _WEBP:
+        return "image/webp"
+    return None
 
 
 def _media_type(

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 __all__ = [
     "INEXACT_ARGUMENTS",
     "OBJECT_ARGUMENTS",
-    "PARTS_NOT_YET",
     "Carries",
     "Findings",
     "Rule",
@@ -61,15 +60,12 @@ class Carries:
             is carried by every wire: the call names the function).
         extra: the keys kept in ``ChatMessage.extra`` and ``ToolCall.extra``.
         strict: ``Tool.strict``.
-        images: the ``images`` an Ollama message was read with (kept in its
-            ``provider_data["ollama"]``; content parts will model them).
         unsupported: what the provider does with a key it does not know.
     """
 
     name: bool
     extra: bool
     strict: bool
-    images: bool
     unsupported: Rule
 
 
@@ -91,9 +87,6 @@ INEXACT_ARGUMENTS = Rule(
     "greater capabilities for numeric magnitude and precision than is widely available.",
     "https://www.rfc-editor.org/rfc/rfc8259#section-4",
 )
-#: Until the content-parts work gives a wire its parts: what its ``check_part`` says of every part.
-PARTS_NOT_YET = Rule("unsupported_part", "content parts are not carried on this wire yet", "docs/content.md")
-
 #: How the codecs and check_transcript say why such text cannot go: "gemini " + this.
 OBJECT_ARGUMENTS = "carries arguments as an object, which holds one value per key and numbers as doubles"
 

@@ -121,9 +121,9 @@ def unsupported(
 ) -> list[tuple[str, str]]:
     """What ``provider``'s request cannot carry, as (path, what): lost if sent.
 
-    The wire's rules say what it carries (``rules.CARRIES``). Another
-    provider's kept content (Ollama's ``images``) goes to no other wire until
-    toolturns models content parts.
+    The wire's rules say what it carries (``rules.CARRIES``); content parts
+    are not here: a part a wire cannot carry is refused, never dropped
+    (``refuse_parts``).
     """
     found = messages_unsupported(enumerate(messages), _carries(provider), provider)
     for number, tool in enumerate(tools):
@@ -153,8 +153,6 @@ def messages_unsupported(
             found.append((f"messages[{index}].name", f"the name {message.name!r}"))
         if message.extra is not EMPTY and not carries.extra:
             found.extend((join_key(f"messages[{index}]", key), f"the key {key!r}") for key in message.extra)
-        if message.provider_data is not EMPTY and not carries.images and _kept_images(message):
-            found.append((f"messages[{index}].images", "Ollama's images"))
     return found
 
 
@@ -229,11 +227,6 @@ def _calls_unsupported(
                 (join_key(f"messages[{index}].tool_calls[{position}]", key), f"the call key {key!r}")
                 for key in call.extra
             )
-
-
-def _kept_images(message: ChatMessage) -> bool:
-    entry = message.provider_data.get("ollama")
-    return isinstance(entry, Mapping) and bool((entry.get("keys") or {}).get("images"))
 
 
 def arguments_for_object_wire(call: ToolCall, *, provider: str, keep_invalid: bool) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from toolturns import (
     anthropic,
     check_transcript,
 )
+from toolturns._content import image_media_type
 from toolturns.providers._rule import Rule
 from toolturns.providers.anthropic import rules
 
@@ -717,7 +718,7 @@ def test_image_format_reads_only_the_first_bytes() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 10_000
-    assert [rules.image_format(data) for data in (PNG, JPEG, _GIF, _WEBP, PDF)] == [
+    assert [image_media_type(data) for data in (PNG, JPEG, _GIF, _WEBP, PDF)] == [
         "image/png",
         "image/jpeg",
         "image/gif",

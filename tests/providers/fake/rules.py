@@ -25,10 +25,8 @@ _LINK = "tests/providers/fake/rules.py"
 TOOL_NAME: re.Pattern[str] | None = None
 INVALID_TOOL_NAME = Rule("invalid_tool_name", "", _LINK)
 
-#: The echo wire writes each message's OpenAI wire dict: it carries all of it, not Ollama's kept images.
-CARRIES = Carries(
-    name=True, extra=True, strict=True, images=False, unsupported=Rule("unsupported", "", _LINK)
-)
+#: The echo wire writes each message's OpenAI wire dict: it carries all of it.
+CARRIES = Carries(name=True, extra=True, strict=True, unsupported=Rule("unsupported", "", _LINK))
 
 #: The longest call id the echo wire takes, in characters.
 MAX_CALL_ID = 8

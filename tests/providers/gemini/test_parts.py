@@ -572,7 +572,7 @@ CASES = [
         [ChatMessage.user([ImagePart(data=PNG, media_type="image/png")])],
     ),
     (
-        "unsupported_file_id",
+        "unsupported_source",
         rules.FILE_ID,
         [ChatMessage.user([TextPart("Read"), FilePart(file_id="file-abc123", filename="r.pdf")])],
         "messages[0].content[1]",

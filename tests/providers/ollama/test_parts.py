@@ -290,26 +290,26 @@ def test_text_parts_only_are_written_as_text() -> None:
 CAN_NOT = [
     (
         ChatMessage.user([ImagePart(url="https://example.com/cat.png")]),
-        "url_image",
+        "unsupported_source",
         "is an image by URL; Ollama takes images as base64 data only, so fetch it and send its bytes",
         "URL_IMAGE",
     ),
     (
         ChatMessage.user([image(detail="low")]),
-        "image_detail",
+        "unsupported_detail",
         "has detail='low'; Ollama's images are their bytes alone and carry no detail",
         "IMAGE_DETAIL",
     ),
     (
         ChatMessage.user([image(PIG, "image/jpeg")]),
-        "image_media_type",
+        "media_type_mismatch",
         "says image/jpeg, but its first bytes are image/png's; Ollama's images carry no media type, "
         "so it would read back as image/png",
-        "IMAGE_MEDIA_TYPE",
+        "IMAGE_MISMATCH",
     ),
     (
         ChatMessage.user([image(BMP, "image/bmp")]),
-        "image_media_type",
+        "unsupported_media_type",
         "is image/bmp; Ollama's images carry no media type, and toolturns reads it back from the first "
         "bytes only for PNG, JPEG, GIF and WebP",
         "IMAGE_MEDIA_TYPE",
@@ -411,12 +411,6 @@ def test_images_kept_in_provider_data_by_earlier_versions_are_refused() -> None:
         "not a kept key, got list"
     ):
         ollama.to_request([old])
-    # Until Carries.images goes (no reader keeps images there now), another wire refuses them too.
-    with raises(
-        "messages[0].images: OpenAI cannot carry Ollama's images (Unknown parameter: '...'.); "
-        "drop_unsupported=True drops it"
-    ):
-        openai.to_request([old])
 
 
 def test_the_parts_table() -> None:

@@ -7,7 +7,7 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
+from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart, image_media_type
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule, require_conversation
@@ -53,7 +53,6 @@ CARRIES = Carries(
     name=False,
     extra=False,
     strict=True,
-    images=False,
     unsupported=Rule(
         "unsupported", "Extra inputs are not permitted", "https://docs.anthropic.com/en/api/messages"
     ),
@@ -165,30 +164,6 @@ IMAGE_MISMATCH = Rule(
     "https://github.com/anthropics/claude-code/issues/13131",
 )
 
-# Each format's first bytes (its signature). WebP is a RIFF file whose form type
-# is WEBP, at bytes 8-11: twelve bytes, the first 16 characters of base64.
-_SIGNATURE_CHARACTERS = 16
-
-
-def image_format(data: str) -> str | None:
-    """The media type an image's first bytes say (JPEG, PNG, GIF, WebP), or None.
-
-    Only the first 16 characters are decoded, never the whole data.
-
-    >>> image_format("iVBORw0KGgo="), image_format("R0lGODlh"), image_format("AAAA")
-    ('image/png', 'image/gif', None)
-    """
-    head = binascii.a2b_base64(data[:_SIGNATURE_CHARACTERS])
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "image/png"
-    if head.startswith(b"\xff\xd8\xff"):
-        return "image/jpeg"
-    if head.startswith((b"GIF87a", b"GIF89a")):
-        return "image/gif"
-    if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
-        return "image/webp"
-    return None
-
 
 def plain_text(data: str) -> str | None:
     """The text a plain-text document's base64 data holds, or None when its bytes are not UTF-8."""
@@ -226,7 +201,7 @@ def _image_problem(image: ImagePart) -> tuple[Rule, str] | None:
         return UNSUPPORTED_IMAGE_TYPE, (
             f"Anthropic takes {_listed(IMAGE_MEDIA_TYPES)} images, got {image.media_type!r}"
         )
-    found = image_format(image.data)
+    found = image_media_type(image.data)
     if found != image.media_type:
         what = "none of JPEG, PNG, GIF or WebP" if found is None else found
         return IMAGE_MISMATCH, f"the image is declared {image.media_type} but its bytes are {what}"

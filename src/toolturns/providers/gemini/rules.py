@@ -54,7 +54,6 @@ CARRIES = Carries(
     name=False,
     extra=False,
     strict=False,
-    images=False,
     unsupported=Rule(
         "unsupported",
         "Invalid JSON payload received. Unknown name ...: Cannot find field.",
@@ -258,7 +257,7 @@ IMAGE_DETAIL = Rule(
 )
 #: A file Gemini holds is named by its URI (``fileData.fileUri``), not by an id:
 #: another provider's file id names nothing on Gemini.
-FILE_ID = Rule("unsupported_file_id", "Required. URI.", "https://ai.google.dev/api/caching#FileData")
+FILE_ID = Rule("unsupported_source", "Required. URI.", "https://ai.google.dev/api/caching#FileData")
 
 _ROLE_RULES = MappingProxyType(
     {

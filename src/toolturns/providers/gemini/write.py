@@ -69,7 +69,7 @@ def to_request(
             wrapped as ``{"_toolturns_raw_arguments": text}`` instead of raising.
         drop_unsupported: Leave out what this wire cannot carry (a message's
             ``name`` or ``extra`` keys, a call's ``extra``, a tool's
-            ``strict`` or ``extra``, Ollama's kept images) instead of refusing
+            ``strict`` or ``extra``) instead of refusing
             it; ``providers.unsupported`` lists what would go.
 
     Returns:

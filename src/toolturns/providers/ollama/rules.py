@@ -12,12 +12,11 @@ each part must be to travel (``check_part``, ``PART_ORDER``) follow from that.
 
 from __future__ import annotations
 
-import binascii
 import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
+from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart, image_media_type
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule
@@ -26,6 +25,7 @@ __all__ = [
     "CARRIES",
     "IMAGE_DETAIL",
     "IMAGE_MEDIA_TYPE",
+    "IMAGE_MISMATCH",
     "INVALID_TOOL_NAME",
     "MISPLACED_IMAGE",
     "PARTS",
@@ -58,7 +58,6 @@ CARRIES = Carries(
     name=False,
     extra=False,
     strict=False,
-    images=True,
     unsupported=Rule(
         "unsupported",
         "(no error: Go's encoding/json ignores a key the struct does not have, and the value is lost)",
@@ -104,13 +103,13 @@ SYSTEM_IMAGE = Rule(
 )
 #: An image by URL: the wire holds the image's bytes.
 URL_IMAGE = Rule(
-    "url_image",
+    "unsupported_source",
     "SDKs accept file paths, URLs or raw bytes while the REST API expects base64-encoded image data.",
     "https://github.com/ollama/ollama/blob/main/docs/capabilities/vision.mdx",
 )
 #: OpenAI's ``detail``: an Ollama image is its bytes and nothing else.
 IMAGE_DETAIL = Rule(
-    "image_detail",
+    "unsupported_detail",
     "ImageData represents the raw binary data of an image file.",
     _TYPES,
 )
@@ -118,7 +117,13 @@ IMAGE_DETAIL = Rule(
 #: bytes (``image_media_type``): a part whose media type those bytes do not
 #: say would come back as another part.
 IMAGE_MEDIA_TYPE = Rule(
-    "image_media_type",
+    "unsupported_media_type",
+    "ImageData represents the raw binary data of an image file. (no media type travels with it)",
+    _TYPES,
+)
+#: A media type the image's first bytes contradict would read back as the one they say.
+IMAGE_MISMATCH = Rule(
+    "media_type_mismatch",
     "ImageData represents the raw binary data of an image file. (no media type travels with it)",
     _TYPES,
 )
@@ -130,41 +135,6 @@ PART_ORDER = Rule(
     "This assumes all images are at the front of the message - same assumption as ollama/ollama/runner.go",
     "https://github.com/ollama/ollama/blob/main/model/renderers/qwen3vl.go",
 )
-
-# The formats whose first bytes toolturns knows, and what Ollama's own
-# /v1 layer takes (openai/openai.go: jpeg, jpg, png, webp), with GIF.
-_SIGNATURES = (
-    (b"\x89PNG\r\n\x1a\n", "image/png"),
-    (b"\xff\xd8\xff", "image/jpeg"),
-    (b"GIF87a", "image/gif"),
-    (b"GIF89a", "image/gif"),
-)
-# WebP is a RIFF file: "RIFF", the size (4 bytes), then "WEBP".
-_RIFF, _WEBP = b"RIFF", b"WEBP"
-# Base64 characters decoded to find the format: 12 bytes, enough for WebP's signature.
-_PREFIX = 16
-
-
-def image_media_type(data: str) -> str | None:
-    """The media type the first bytes of base64 ``data`` say (PNG, JPEG, GIF, WebP), or None.
-
-    Only the first 16 characters are decoded, however large the image is.
-
-    >>> image_media_type("iVBORw0KGgoAAAANSUhEUg==")
-    'image/png'
-    >>> image_media_type("Qk0+AAAA") is None
-    True
-    """
-    try:
-        head = binascii.a2b_base64(data[:_PREFIX], strict_mode=True)
-    except ValueError:  # binascii.Error, or text that is not ASCII
-        return None
-    for signature, media_type in _SIGNATURES:
-        if head.startswith(signature):
-            return media_type
-    if head[:4] == _RIFF and head[8:12] == _WEBP:
-        return "image/webp"
-    return None
 
 
 def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
@@ -188,7 +158,7 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
             "from the first bytes only for PNG, JPEG, GIF and WebP"
         )
     if read_back != part.media_type:
-        return IMAGE_MEDIA_TYPE, (
+        return IMAGE_MISMATCH, (
             f"says {part.media_type}, but its first bytes are {read_back}'s; Ollama's images carry "
             f"no media type, so it would read back as {read_back}"
         )

@@ -61,12 +61,10 @@ INVALID_TOOL_NAME = Rule("invalid_tool_name", "string does not match pattern", _
 #: name, description, parameters and strict, and OpenAI refuses any other key
 #: ("Unknown parameter: 'messages[1].tool_calls[0].index'.", seen at
 #: https://github.com/songquanpeng/one-api/issues/1319); another provider's
-#: kept content (Ollama's images) has no place in a Chat message either.
 CARRIES = Carries(
     name=True,
     extra=True,
     strict=True,
-    images=False,
     unsupported=Rule("unsupported", "Unknown parameter: '...'.", _LINK),
 )
 

@@ -42,7 +42,7 @@ def to_request(
             that is not a JSON object is sent as it is.
         drop_unsupported: Leave out what this wire cannot carry (a message's
             ``name`` or ``extra`` keys, a call's ``extra``, a tool's
-            ``strict`` or ``extra``, Ollama's kept images) instead of refusing
+            ``strict`` or ``extra``) instead of refusing
             it; ``providers.unsupported`` lists what would go. A content part
             is never left out.
         tool_parts_to_user: A tool message carries text parts only: send the
