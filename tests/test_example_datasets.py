@@ -51,6 +51,15 @@ CODES = {
     "result_count_mismatch",
     "misplaced_call_turn",
     "unsupported",
+    "unsupported_part",
+    "unsupported_media_type",
+    "media_type_mismatch",
+    "missing_media_type",
+    "unsupported_source",
+    "unsupported_detail",
+    "invalid_detail",
+    "missing_filename",
+    "part_order",
 }
 
 

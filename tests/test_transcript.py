@@ -234,6 +234,225 @@ CASES = [
         {"tools": [TIME_TOOL]},
         {"tools": [TIME_TOOL, WEATHER_TOOL]},
     ),
+    case(
+        "unsupported_part",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "input_audio", "input_audio": {"data": "UklGRg==", "format": "wav"}},
+                ],
+            }
+        ],
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+                ],
+            }
+        ],
+        [(0, "messages[0].content[1]", "unsupported_part")],
+        {"target": "anthropic"},
+    ),
+    case(
+        "unsupported_media_type",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "data:image/bmp;base64,Qk0+AAAA"}},
+                ],
+            }
+        ],
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+                ],
+            }
+        ],
+        [(0, "messages[0].content[1]", "unsupported_media_type")],
+        {"target": "openai"},
+    ),
+    case(
+        "media_type_mismatch",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "data:image/jpeg;base64,iVBORw0KGgo="}},
+                ],
+            }
+        ],
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+                ],
+            }
+        ],
+        [(0, "messages[0].content[1]", "media_type_mismatch")],
+        {"target": "anthropic"},
+    ),
+    case(
+        "missing_media_type",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}},
+                ],
+            }
+        ],
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+                ],
+            }
+        ],
+        [(0, "messages[0].content[1]", "missing_media_type")],
+        {"target": "gemini"},
+    ),
+    case(
+        "unsupported_source",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": "https://example.com/cat.png"}},
+                    {"type": "text", "text": "What is this?"},
+                ],
+            }
+        ],
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+                    {"type": "text", "text": "What is this?"},
+                ],
+            }
+        ],
+        [(0, "messages[0].content[0]", "unsupported_source")],
+        {"target": "ollama"},
+    ),
+    case(
+        "unsupported_detail",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {
+                        "type": "image_url",
+                        "image_url": {"url": "data:image/png;base64,iVBORw0KGgo=", "detail": "low"},
+                    },
+                ],
+            }
+        ],
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+                ],
+            }
+        ],
+        [(0, "messages[0].content[1]", "unsupported_detail")],
+        {"target": "gemini"},
+    ),
+    case(
+        "invalid_detail",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {
+                        "type": "image_url",
+                        "image_url": {"url": "data:image/png;base64,iVBORw0KGgo=", "detail": "LOW"},
+                    },
+                ],
+            }
+        ],
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {
+                        "type": "image_url",
+                        "image_url": {"url": "data:image/png;base64,iVBORw0KGgo=", "detail": "low"},
+                    },
+                ],
+            }
+        ],
+        [(0, "messages[0].content[1]", "invalid_detail")],
+        {"target": "openai"},
+    ),
+    case(
+        "missing_filename",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "file", "file": {"file_data": "data:application/pdf;base64,JVBERi0="}},
+                ],
+            }
+        ],
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {
+                        "type": "file",
+                        "file": {"file_data": "data:application/pdf;base64,JVBERi0=", "filename": "a.pdf"},
+                    },
+                ],
+            }
+        ],
+        [(0, "messages[0].content[1]", "missing_filename")],
+        {"target": "openai"},
+    ),
+    case(
+        "part_order",
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "text", "text": "What is this?"},
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+                ],
+            }
+        ],
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": "data:image/png;base64,iVBORw0KGgo="}},
+                    {"type": "text", "text": "What is this?"},
+                ],
+            }
+        ],
+        [(0, "messages[0].content[1]", "part_order")],
+        {"target": "ollama"},
+    ),
     case("empty_transcript", [], [ASK], [(None, "messages", "empty_transcript")], {"target": "openai"}),
     case("empty_transcript", [], [ASK], [(None, "messages", "empty_transcript")], {"target": "ollama"}),
     case(

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 from .._errors import MessageError
 
 if TYPE_CHECKING:
-    from .._message import ChatMessage
+    from .._content import ContentPart
+    from .._message import ChatMessage, Role
     from .._tool import Tool
     from ._rule import Rules
     from ._stream import Assembler
@@ -79,8 +80,6 @@ class Provider:
         arguments: ``"text"`` when a call's arguments travel as JSON text
             (any text can be sent back), ``"object"`` when they travel as a
             JSON object (text that is not one cannot be sent).
-        parts: Which content parts each role may carry (filled by the
-            content-parts work; ``None`` until then: text only).
     """
 
     name: str
@@ -88,7 +87,6 @@ class Provider:
     codec_module: str
     rules_module: str
     arguments: Literal["text", "object"]
-    parts: Mapping[str, frozenset[str]] | None = None
 
     @property
     def codec(self) -> Codec:
@@ -99,6 +97,18 @@ class Provider:
     def rules(self) -> Rules:
         """The rules module, imported on first use."""
         return cast("Rules", _module(self.rules_module))
+
+    @property
+    def parts(self) -> Mapping[Role, frozenset[type[ContentPart]]]:
+        """The content part classes each role may carry on this wire (its ``rules.PARTS``),
+        before the rules of each part (``rules.check_part``: media types, sources).
+
+        >>> from toolturns import ImagePart
+        >>> from toolturns.providers import PROVIDERS
+        >>> [role.value for role, kinds in PROVIDERS["openai"].parts.items() if ImagePart in kinds]
+        ['user']
+        """
+        return self.rules.PARTS
 
 
 def _module(name: str) -> object:

@@ -9,7 +9,7 @@ refuse; both take the wording from here, so a rule lives in one place.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -119,6 +119,10 @@ class Rules(Protocol):
     @property
     def INVALID_TOOL_NAME(self) -> Rule:
         """What the provider answers to a name outside ``TOOL_NAME``."""
+
+    @property
+    def PARTS(self) -> Mapping[Role, frozenset[type[ContentPart]]]:
+        """The content part classes each role may carry (``Provider.parts``)."""
 
     @property
     def CARRIES(self) -> Carries:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
-from toolturns import ChatMessage, ContentPart, Role, ToolCall
+from toolturns import AudioPart, ChatMessage, ContentPart, FilePart, ImagePart, Role, TextPart, ToolCall
 from toolturns.providers._rule import Carries, Findings, Rule
 
 __all__ = [
@@ -12,6 +13,7 @@ __all__ = [
     "CARRIES",
     "INVALID_TOOL_NAME",
     "MAX_CALL_ID",
+    "PARTS",
     "TOOL_NAME",
     "check",
     "check_call",
@@ -27,6 +29,11 @@ INVALID_TOOL_NAME = Rule("invalid_tool_name", "", _LINK)
 
 #: The echo wire writes each message's OpenAI wire dict: it carries all of it.
 CARRIES = Carries(name=True, extra=True, strict=True, unsupported=Rule("unsupported", "", _LINK))
+
+#: Every part in every role: the echo wire writes each message's OpenAI wire dict.
+PARTS: Mapping[Role, frozenset[type[ContentPart]]] = {
+    role: frozenset({TextPart, ImagePart, FilePart, AudioPart}) for role in Role
+}
 
 #: The longest call id the echo wire takes, in characters.
 MAX_CALL_ID = 8

@@ -106,7 +106,7 @@ _PDF = "https://platform.claude.com/docs/en/build-with-claude/pdf-support"
 #: media types, an image's bytes). A system prompt is text blocks; an
 #: assistant turn is read back as its text, calls and kept blocks; user turns
 #: and tool results take images and documents.
-PARTS: Mapping[Role, frozenset[type]] = MappingProxyType(
+PARTS: Mapping[Role, frozenset[type[ContentPart]]] = MappingProxyType(
     {
         Role.SYSTEM: frozenset({TextPart}),
         Role.DEVELOPER: frozenset({TextPart}),

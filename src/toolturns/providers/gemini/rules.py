@@ -191,7 +191,7 @@ def _count(number: int, noun: str) -> str:
 #: part (its media type, its source): the system instruction and model turns
 #: text, user turns any part, tool results text (in ``response``) and images
 #: and files (in ``functionResponse.parts``).
-PARTS: Mapping[Role, frozenset[type]] = MappingProxyType(
+PARTS: Mapping[Role, frozenset[type[ContentPart]]] = MappingProxyType(
     {
         Role.SYSTEM: frozenset({TextPart}),
         Role.DEVELOPER: frozenset({TextPart}),

@@ -75,7 +75,7 @@ CARRIES = Carries(
 #: renderers show them in user, assistant and tool turns (Gemma 4 renders a
 #: tool response's images). A system turn carries text only: the renderers
 #: build it from the system message's content alone (``SYSTEM_IMAGE``).
-PARTS: Mapping[Role, frozenset[type]] = MappingProxyType(
+PARTS: Mapping[Role, frozenset[type[ContentPart]]] = MappingProxyType(
     {
         Role.SYSTEM: frozenset({TextPart}),
         Role.DEVELOPER: frozenset({TextPart}),

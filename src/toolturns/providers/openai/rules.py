@@ -107,7 +107,7 @@ TOO_MANY_TOOLS = Rule(
 #: message's array "only type `text` is supported"; an assistant's holds text
 #: (its ``refusal`` parts are kept data of the message, not parts); a user's
 #: "Can contain text, image, or audio inputs" and files.
-PARTS: Mapping[Role, frozenset[type]] = MappingProxyType(
+PARTS: Mapping[Role, frozenset[type[ContentPart]]] = MappingProxyType(
     {
         Role.SYSTEM: frozenset({TextPart}),
         Role.DEVELOPER: frozenset({TextPart}),
