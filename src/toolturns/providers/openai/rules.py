@@ -209,14 +209,14 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
     kind = _kind(part)
     if kind not in PARTS[role]:
         if kind is ImagePart:
-            why = f"OpenAI takes images in user messages only, not in a {role.value} message"
+            why = f"OpenAI takes images in user messages only, not in {role.value} messages"
             if role is Role.TOOL:
                 why += (
                     "; to_request(..., tool_parts_to_user=True) sends a tool result's images and files "
                     "in a user message right after the results"
                 )
             return IMAGE_NOT_IN_USER_TURN, why
-        return TEXT_PARTS_ONLY[role], f"a {role.value} message carries text parts only, not {_WHAT[kind]}"
+        return TEXT_PARTS_ONLY[role], f"{role.value} messages carry text parts only, not {_WHAT[kind]}"
     missing = not_carried(part)
     if missing is not None:
         return NOT_CARRIED, f"OpenAI's parts cannot carry {missing[1]}"
