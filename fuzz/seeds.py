@@ -8,11 +8,13 @@ own shape to start from, so the fuzzer spends its time past the first checks.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import re
 from pathlib import Path
 from typing import Any
 
-from toolturns import ChatMessage, ToolCall
+from toolturns import AudioPart, ChatMessage, FilePart, ImagePart, MessageError, TextPart, ToolCall
 from toolturns.providers import PROVIDERS
 
 __all__ = ["ROOT", "seeds", "vocabulary"]
@@ -38,6 +40,50 @@ def _loop() -> list[ChatMessage]:
         ChatMessage.tool_result("call_3", "bad arguments", is_error=True),
         ChatMessage.assistant("18 degrees at noon."),
     ]
+
+
+# A PNG's first bytes, and a PDF's: the image sniffers and the media type rules have real data.
+_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ"
+_PDF = "JVBERi0xLjcK"
+
+
+def _parts_loop() -> list[ChatMessage]:
+    """A tool loop with content parts: a user turn with an image, a file and audio, a tool
+    result with a screenshot, an answer."""
+    image = ImagePart(data=_PNG, media_type="image/png")
+    return [
+        ChatMessage.user(
+            [
+                image,  # images first: Ollama's order
+                ImagePart(url="https://example.com/chart.png", detail="low"),
+                TextPart("What is in these?"),
+                FilePart(data=_PDF, media_type="application/pdf", filename="report.pdf"),
+                AudioPart(data="UklGRg==", format="wav"),
+            ]
+        ),
+        ChatMessage.assistant_tool_calls([ToolCall("call_1", "screenshot")]),
+        ChatMessage.tool_result("call_1", [image, TextPart("The page:")]),
+        ChatMessage.assistant("A chart."),
+    ]
+
+
+def _written(name: str, messages: list[ChatMessage]) -> list[Any]:
+    """``messages`` as ``name``'s request, less each part its wire refuses (where the error says)."""
+    codec = PROVIDERS[name].codec
+    messages = list(messages)
+    for _ in range(20):
+        try:
+            return [codec.to_request(messages, drop_unsupported=True)]
+        except MessageError as error:
+            found = re.match(r"messages\[(\d+)\]\.content\[(\d+)\]", error.path)
+            if found is None:
+                return []
+            index, position = int(found[1]), int(found[2])
+            content = messages[index].content
+            assert isinstance(content, tuple)  # the error is at one of its parts
+            rest = tuple(part for number, part in enumerate(content) if number != position)
+            messages[index] = dataclasses.replace(messages[index], content=rest or "")
+    return []
 
 
 def _examples() -> list[dict[str, Any]]:
@@ -230,7 +276,7 @@ def seeds(target: str) -> list[Any]:
     if kind == "request":
         recorded = [e["data"] for e in examples if e["provider"] == name and e["kind"] == "request_messages"]
         written = PROVIDERS[name].codec.to_request(loop, keep_invalid_arguments=True, drop_unsupported=True)
-        return [*recorded, written]
+        return [*recorded, written, *_written(name, _parts_loop())]
     if kind == "response":
         recorded = [e["data"] for e in examples if e["provider"] == name and e["kind"] == "response_message"]
         return [*recorded, *_responses(name, loop)]
@@ -240,7 +286,7 @@ def seeds(target: str) -> list[Any]:
         ]
         return [*recorded, *_streams(name, loop)]
     if target == "message":
-        return [m.to_wire() for m in loop] + [
+        return [m.to_wire() for m in [*loop, *_parts_loop()]] + [
             e["data"] for e in examples if e["provider"] == "openai" and e["kind"] == "response_message"
         ]
     if target == "sse":
