@@ -162,6 +162,13 @@ def test_a_part_breaking_a_rule_says_which(build: Any, message: str) -> None:
     assert message in str(caught.value)
 
 
+@pytest.mark.parametrize("part", parts(), ids=repr)
+def test_a_part_is_equal_only_to_a_part_of_its_kind(part: ContentPart) -> None:
+    assert part != "hi"
+    assert part != TextPart("hi") or isinstance(part, TextPart)
+    assert ImagePart(url="u") != FilePart(url="u")
+
+
 def test_a_url_image_may_say_its_media_type() -> None:
     assert ImagePart(url="gs://b/cat.jpg", media_type="image/jpeg").media_type == "image/jpeg"
 

@@ -351,7 +351,7 @@ class ImagePart(_WithData):
         return self.__getstate__() == other.__getstate__()
 
     def __hash__(self) -> int:
-        return hash((*self.__getstate__()[:-1], self.provider_data))
+        return hash(tuple(self.__getstate__()))
 
     def __repr__(self) -> str:
         return _shown(self, _IMAGE_FIELDS)
@@ -437,7 +437,7 @@ class FilePart(_WithData):
         return self.__getstate__() == other.__getstate__()
 
     def __hash__(self) -> int:
-        return hash((*self.__getstate__()[:-1], self.provider_data))
+        return hash(tuple(self.__getstate__()))
 
     def __repr__(self) -> str:
         return _shown(self, _FILE_FIELDS)
