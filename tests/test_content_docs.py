@@ -57,7 +57,7 @@ _PART_CODES = {
     "media_type_mismatch",
     "missing_media_type",
     "unsupported_source",
-    "unsupported_detail",
+    "unsupported_field",
     "invalid_detail",
     "missing_filename",
     "part_order",

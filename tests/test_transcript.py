@@ -350,7 +350,7 @@ CASES = [
         {"target": "ollama"},
     ),
     case(
-        "unsupported_detail",
+        "unsupported_field",
         [
             {
                 "role": "user",
@@ -372,7 +372,7 @@ CASES = [
                 ],
             }
         ],
-        [(0, "messages[0].content[1]", "unsupported_detail")],
+        [(0, "messages[0].content[1]", "unsupported_field")],
         {"target": "gemini"},
     ),
     case(

@@ -576,14 +576,14 @@ REFUSED = [
     (
         ImagePart(data=PNG, media_type="image/png", detail="high"),
         Role.USER,
-        "unsupported",
-        rules.CARRIES.unsupported,
+        "unsupported_field",
+        rules.UNSUPPORTED_FIELD,
     ),
     (
         ImagePart(url="https://x.test/a", media_type="image/png"),
         Role.USER,
-        "unsupported",
-        rules.CARRIES.unsupported,
+        "unsupported_field",
+        rules.UNSUPPORTED_FIELD,
     ),
     (
         FilePart(data=PDF, media_type="text/csv"),
@@ -595,14 +595,14 @@ REFUSED = [
     (
         FilePart(url="https://x.test/a.pdf", media_type="application/pdf"),
         Role.USER,
-        "unsupported",
-        rules.CARRIES.unsupported,
+        "unsupported_field",
+        rules.UNSUPPORTED_FIELD,
     ),
     (
         FilePart(file_id="file_1", media_type="application/pdf"),
         Role.TOOL,
-        "unsupported",
-        rules.CARRIES.unsupported,
+        "unsupported_field",
+        rules.UNSUPPORTED_FIELD,
     ),
 ]
 

@@ -565,7 +565,7 @@ CASES = [
         [ChatMessage.user([ImagePart(url="https://example.com/cat", media_type="image/jpeg")])],
     ),
     (
-        "unsupported_detail",
+        "unsupported_field",
         rules.IMAGE_DETAIL,
         [ChatMessage.user([ImagePart(data=PNG, media_type="image/png", detail="low")])],
         "messages[0].content[0]",

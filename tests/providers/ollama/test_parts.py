@@ -296,7 +296,7 @@ CAN_NOT = [
     ),
     (
         ChatMessage.user([image(detail="low")]),
-        "unsupported_detail",
+        "unsupported_field",
         "has detail='low'; Ollama's images are their bytes alone and carry no detail",
         "IMAGE_DETAIL",
     ),

@@ -174,7 +174,7 @@ def test_the_codec_converts_exactly_what_check_transcript_finds_clean(messages: 
         assert problem.code in {
             "unsupported_part",
             "unsupported_source",
-            "unsupported_detail",
+            "unsupported_field",
             "unsupported_media_type",
             "media_type_mismatch",
             "part_order",

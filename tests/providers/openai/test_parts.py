@@ -291,14 +291,14 @@ def test_an_empty_list_of_parts_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    ("part", "field"),
+    ("part", "field", "code"),
     [
-        (FilePart(url="https://example.com/a.pdf"), "url"),
-        (FilePart(file_id="file-1", media_type="application/pdf"), "media_type"),
-        (ImagePart(url=BOARDWALK, media_type="image/jpeg"), "media_type"),
+        (FilePart(url="https://example.com/a.pdf"), "url", "unsupported_source"),
+        (FilePart(file_id="file-1", media_type="application/pdf"), "media_type", "unsupported_field"),
+        (ImagePart(url=BOARDWALK, media_type="image/jpeg"), "media_type", "unsupported_field"),
     ],
 )
-def test_to_wire_refuses_a_part_field_the_wire_has_no_place_for(part: Any, field: str) -> None:
+def test_to_wire_refuses_a_part_field_the_wire_has_no_place_for(part: Any, field: str, code: str) -> None:
     """Nothing is dropped: a file's URL, or a media type beside a URL or a file id, has no key."""
     message = ChatMessage.user([TextPart("See:"), part])
     with pytest.raises(InvalidMessage) as caught:
@@ -308,7 +308,7 @@ def test_to_wire_refuses_a_part_field_the_wire_has_no_place_for(part: Any, field
         openai.to_request([message])
     assert caught.value.path == "messages[0].content[1]"
     assert [(p.path, p.code) for p in check_transcript([message], target="openai")] == [
-        ("messages[0].content[1]", "unsupported_part")
+        ("messages[0].content[1]", code)
     ]
 
 
@@ -393,7 +393,7 @@ def test_which_parts_each_role_carries() -> None:
         ),
         (
             [ChatMessage.user([FilePart(url="https://example.com/a.pdf")])],
-            [("messages[0].content[0]", "unsupported_part")],
+            [("messages[0].content[0]", "unsupported_source")],
         ),
     ],
 )

@@ -32,6 +32,7 @@ __all__ = [
     "TRAILING_WHITESPACE",
     "UNSIGNED_THINKING",
     "UNSUPPORTED_DOCUMENT_TYPE",
+    "UNSUPPORTED_FIELD",
     "UNSUPPORTED_IMAGE_TYPE",
     "check",
     "check_call",
@@ -135,6 +136,10 @@ NO_AUDIO = Rule(
     "https://github.com/anthropics/anthropic-sdk-python/issues/1198",
 )
 
+#: A part's field Anthropic's block has no place for (OpenAI's ``detail``, a media type
+#: beside a URL or file source, which Anthropic reads from the file).
+UNSUPPORTED_FIELD = Rule("unsupported_field", "Extra inputs are not permitted", _LINK)
+
 #: The media types of a base64 image source, exactly as Anthropic spells them.
 IMAGE_MEDIA_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 UNSUPPORTED_IMAGE_TYPE = Rule(
@@ -190,12 +195,12 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
 
 def _image_problem(image: ImagePart) -> tuple[Rule, str] | None:
     if image.detail is not None:
-        return CARRIES.unsupported, (
+        return UNSUPPORTED_FIELD, (
             f"Anthropic's image block has no detail, got {image.detail!r}: build the part without it"
         )
     if image.data is None:
         if image.media_type is not None:
-            return CARRIES.unsupported, _NO_MEDIA_TYPE.format(source="a url", media_type=image.media_type)
+            return UNSUPPORTED_FIELD, _NO_MEDIA_TYPE.format(source="a url", media_type=image.media_type)
         return None
     if image.media_type not in IMAGE_MEDIA_TYPES:
         return UNSUPPORTED_IMAGE_TYPE, (
@@ -212,7 +217,7 @@ def _file_problem(file: FilePart) -> tuple[Rule, str] | None:
     if file.data is None:
         if file.media_type is not None:
             source = "a url" if file.file_id is None else "a file"
-            return CARRIES.unsupported, _NO_MEDIA_TYPE.format(source=source, media_type=file.media_type)
+            return UNSUPPORTED_FIELD, _NO_MEDIA_TYPE.format(source=source, media_type=file.media_type)
         return None
     if file.media_type not in DOCUMENT_MEDIA_TYPES:
         return UNSUPPORTED_DOCUMENT_TYPE, (

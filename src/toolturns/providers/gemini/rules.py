@@ -251,7 +251,7 @@ IMAGE_WITHOUT_MEDIA_TYPE = Rule(
 #: OpenAI's ``detail`` has no field on Gemini's parts (the nearest is the
 #: part's ``mediaResolution``, which a caller may set in provider_data).
 IMAGE_DETAIL = Rule(
-    "unsupported_detail",
+    "unsupported_field",
     "Invalid JSON payload received. Unknown name ...: Cannot find field.",
     "https://ai.google.dev/api/caching#Blob",
 )

@@ -109,7 +109,7 @@ URL_IMAGE = Rule(
 )
 #: OpenAI's ``detail``: an Ollama image is its bytes and nothing else.
 IMAGE_DETAIL = Rule(
-    "unsupported_detail",
+    "unsupported_field",
     "ImageData represents the raw binary data of an image file.",
     _TYPES,
 )

@@ -36,6 +36,7 @@ __all__ = [
     "MISSING_FILENAME",
     "NAME",
     "NOT_CARRIED",
+    "NO_FILE_URL",
     "PARTS",
     "TEXT_PARTS_ONLY",
     "TOOL_NAME",
@@ -145,9 +146,11 @@ TEXT_PARTS_ONLY: Mapping[Role, Rule] = MappingProxyType(
         )
     }
 )
-#: A part field the wire has no place for (a file's URL, a media type beside an
-#: image's URL): sent, it would be an unknown key of the part.
-NOT_CARRIED = Rule("unsupported_part", "Unknown parameter: '...'.", _LINK)
+#: A part field the wire has no place for (a media type beside an image's URL):
+#: sent, it would be an unknown key of the part.
+NOT_CARRIED = Rule("unsupported_field", "Unknown parameter: '...'.", _LINK)
+#: A source the wire has no place for: a file part holds file_data or a file_id, not a URL.
+NO_FILE_URL = Rule("unsupported_source", "Unknown parameter: '...'.", _LINK)
 
 #: The images OpenAI takes: "PNG (.png), JPEG (.jpeg and .jpg), WEBP (.webp),
 #: Non-animated GIF (.gif)" (https://platform.openai.com/docs/guides/images-vision,
@@ -219,7 +222,8 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
         return TEXT_PARTS_ONLY[role], f"{role.value} messages carry text parts only, not {_WHAT[kind]}"
     missing = not_carried(part)
     if missing is not None:
-        return NOT_CARRIED, f"OpenAI's parts cannot carry {missing[1]}"
+        field, what = missing
+        return NO_FILE_URL if field == "url" else NOT_CARRIED, f"OpenAI's parts cannot carry {what}"
     return None
 
 
