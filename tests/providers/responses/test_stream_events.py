@@ -246,7 +246,7 @@ _BAD = [
     ([_CREATED, _arguments()], "item[1].output_index", "must name an output item added before"),
     ([_CREATED, _CALL, _arguments(item_id="fc_9")], "item[2].item_id", "must be the id of output item 0"),
     ([_CREATED, _CALL, _arguments(delta=None)], "item[2].delta", "must be a string"),
-    ([_CREATED, _CALL, _arguments("done"), _arguments()], "item[3].output_index", "arguments are not done"),
+    ([_CREATED, _CALL, _arguments("done"), _arguments()], "item[3].item_id", "arguments are not done"),
     (
         [_CREATED, _CALL, _CALL_DONE, _arguments()],
         "item[3].output_index",
@@ -475,3 +475,45 @@ def test_an_item_without_an_id_and_a_part_without_text_are_kept_as_they_came() -
     assert builder.items() == [{**item, "content": [{"type": "output_text"}]}]
     builder.feed({**part, "type": "response.output_text.delta", "delta": "Hi"})
     assert builder.items()[0]["content"] == [{"type": "output_text", "text": "Hi"}]
+
+
+def _without_output_index(event: dict[str, Any]) -> dict[str, Any]:
+    return {
+        key: value
+        for key, value in event.items()
+        if key != "output_index" or event["type"].endswith(".added")
+    }
+
+
+@pytest.mark.parametrize("name", _COMPLETE)
+def test_events_without_an_output_index_find_their_item_by_its_id(name: str) -> None:
+    """Some compatible servers send only the ``item_id`` (the item's ``id`` on output_item.done)."""
+    events = _events(name)
+    assert _built([_without_output_index(e) for e in events]).response() == _built(events).response()
+
+
+def test_parallel_calls_interleaved_keep_each_ones_arguments() -> None:
+    """Two calls of the recorded stream at once, their deltas taking turns: each keyed by its index and id."""
+    events = _events("stream_function_call")
+    first = events[2:11]  # output_item.added to output_item.done of the one call
+    second = [_renamed(event) for event in first]
+    interleaved = [event for pair in zip(first, second, strict=True) for event in pair]
+    final = events[-1]["response"]
+    final = {**final, "output": [*final["output"], _renamed({"item": final["output"][0]})["item"]]}
+    builder = _built([*events[:2], *interleaved, {**events[-1], "response": final}])
+    first_call, second_call = builder.response()["output"]
+    assert first_call["arguments"] == '{"city":"Beijing"}' == second_call["arguments"]
+    assert (first_call["call_id"], second_call["call_id"]) == ("call_2FQdm3Br7Qb35YUBSkDR7kue", "call_2")
+    _as_far_as_carried(builder.response(), final)
+
+
+def _renamed(event: dict[str, Any]) -> dict[str, Any]:
+    """The event as for a second call: output_index 1, item id fc_2, call id call_2."""
+    event = copy.deepcopy(event)
+    if "output_index" in event:
+        event["output_index"] = 1
+    if "item_id" in event:
+        event["item_id"] = "fc_2"
+    if "item" in event:
+        event["item"].update(id="fc_2", call_id="call_2")
+    return event

@@ -148,7 +148,7 @@ class ResponseBuilder:
         self._fed = 0
         self._response: dict[str, Any] | None = None
         self._items: dict[int, _Item] = {}
-        self._ids: set[object] = set()
+        self._ids: dict[str, int] = {}  # the output_index of each item id
 
     @property
     def ended(self) -> bool:
@@ -276,12 +276,13 @@ class ResponseBuilder:
                 raise InvalidStream("item.id", "must be a string", describe(item_id))
             if item_id in self._ids:
                 raise InvalidStream("item.id", "must not be the id of another output item", describe(item_id))
-            self._ids.add(item_id)
+            self._ids[item_id] = index
         self._items[index] = _Item(item)
 
     def _item_done(self, event: dict[str, Any]) -> None:
-        kept = self._open_item(event, None)
         item = _object(event, "item")
+        # Without an output_index, the item's own id says which one it is.
+        kept = self._open_item(event, None if "output_index" in event else item.get("id"))
         if item.get("id") != kept.id:
             raise InvalidStream(
                 "item.id", f"must be the id of the item added ({kept.id!r})", describe(item.get("id"))
@@ -385,9 +386,7 @@ class ResponseBuilder:
             raise InvalidStream("output_index", "must name a function_call item", describe(item.base["type"]))
         if item.arguments_done:
             raise InvalidStream(
-                "output_index",
-                "must name a call whose arguments are not done yet",
-                describe(event["output_index"]),
+                "item_id", "must name a call whose arguments are not done yet", describe(item.id)
             )
         return item.arguments
 
@@ -397,8 +396,15 @@ class ResponseBuilder:
         self._open_item(event, event["item_id"])  # a built-in tool's progress: its done item brings it
 
     def _open_item(self, event: dict[str, Any], item_id: object) -> _Item:
-        """The item at the event's ``output_index``, not yet done; ``item_id`` (unless None) must be its id."""
-        index = _index(event, "output_index")
+        """The item at the event's ``output_index``, not yet done; ``item_id`` (unless None) must be its id.
+
+        Without an ``output_index`` (some compatible servers leave it out), the
+        item is the one ``item_id`` names.
+        """
+        if "output_index" not in event and isinstance(item_id, str) and item_id in self._ids:
+            index = self._ids[item_id]
+        else:
+            index = _index(event, "output_index")
         item = self._items.get(index)
         if item is None:
             raise InvalidStream("output_index", "must name an output item added before", describe(index))
