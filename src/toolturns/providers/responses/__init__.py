@@ -1,0 +1,1 @@
+"""The OpenAI Responses wire: items in, items out (``/v1/responses``)."""
