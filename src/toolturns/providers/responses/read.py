@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._content import ContentPart, TextPart
+from ..._content import ContentPart
+from ..._extra import carries_nothing
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, at, describe
 from ..._message import ChatMessage, Role
 from ..._sdk import dumped
@@ -226,10 +227,24 @@ def _content(item: Mapping[str, Any], *, output_shape: bool) -> str | tuple[Cont
     content = dumped(content)
     if not isinstance(content, (list, tuple)):
         raise InvalidMessage("content", "must be a string or an array of content parts", describe(content))
-    parts = tuple(read_part(part, f"content[{number}]") for number, part in enumerate(content))
-    if output_shape and len(parts) == 1 and isinstance(parts[0], TextPart) and not parts[0].provider_data:
-        return parts[0].text  # the response's one plain output_text: the turn's text
-    return parts
+    if output_shape and len(content) == 1 and _plain_text(content[0]):
+        return str(content[0]["text"])  # the response's one output_text, with no annotations: the turn's text
+    return tuple(read_part(part, f"content[{number}]") for number, part in enumerate(content))
+
+
+def _plain_text(part: object) -> bool:
+    """An ``output_text`` as a response has it when it holds text only: ``annotations: []``
+    (and empty or no ``logprobs``, which carry nothing)."""
+    return (
+        isinstance(part, Mapping)
+        and part.get("type") == "output_text"
+        and isinstance(part.get("text"), str)
+        and part.get("annotations") == []
+        and all(key in _PLAIN_TEXT_KEYS or carries_nothing(value) for key, value in part.items())
+    )
+
+
+_PLAIN_TEXT_KEYS = frozenset({"type", "text", "annotations"})
 
 
 def _input_message(item: Mapping[str, Any]) -> ChatMessage:

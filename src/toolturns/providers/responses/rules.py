@@ -110,8 +110,11 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
     """Why the Responses API cannot carry ``part`` in a ``role`` turn, or None (see ``PARTS``)."""
     if type(part) in PARTS[role]:
         return None
-    kind = "audio" if isinstance(part, AudioPart) else type(part).__name__
-    return NOT_CARRIED, f"is a {kind} part; a Responses {role.value} item holds none"
+    kind = _KINDS.get(type(part), "a part of this kind")
+    return NOT_CARRIED, f"is {kind}; a Responses {role.value} item holds none"
+
+
+_KINDS = {AudioPart: "an audio part", ImagePart: "an image part", FilePart: "a file part"}
 
 
 def check(findings: Findings) -> None:

@@ -109,7 +109,8 @@ def _items(message: ChatMessage) -> list[dict[str, Any]]:
     if message.role is not Role.ASSISTANT:
         return [{**_message(message, "input_text", False), **replay.keys}]
     written: list[dict[str, Any]] = []
-    if message.content or not message.tool_calls or replay.keys:
+    # No empty message item beside calls or kept items (a refusal kept whole): it would read back as text.
+    if message.content or replay.keys or not (message.tool_calls or replay.items):
         written.append({**_message(message, "output_text", "id" in replay.keys), **replay.keys})
     for position, call in enumerate(message.tool_calls or ()):
         try:
@@ -126,8 +127,9 @@ def _items(message: ChatMessage) -> list[dict[str, Any]]:
 
 
 def _message(message: ChatMessage, text_type: str, output_shape: bool) -> dict[str, Any]:
-    """A message item; a replayed assistant message (one with its ``msg_...`` id) has the
-    shape of the response's output item: its text as ``output_text`` with ``annotations``."""
+    """A message item; the text of a replayed assistant message (one with its ``msg_...`` id)
+    has the shape of the response's output item: one ``output_text`` with no ``annotations``.
+    Text parts are written as they were read, each with its kept keys."""
     content = message.content
     if type(content) is str:
         if not output_shape:
@@ -138,8 +140,6 @@ def _message(message: ChatMessage, text_type: str, output_shape: bool) -> dict[s
             "content": [{"type": "output_text", "text": content, "annotations": []}],
         }
     parts = [write_part(part, text_type) for part in _parts(content)]
-    if output_shape:
-        parts = [{"annotations": [], **part} for part in parts]
     return {"type": "message", "role": message.role.value, "content": parts}
 
 
@@ -149,10 +149,7 @@ def _parts(content: object) -> tuple[ContentPart, ...]:
 
 
 def _output(message: ChatMessage) -> dict[str, Any]:
-    if message.tool_call_id is None:
-        raise InvalidMessage(
-            "tool_call_id", "is required: a function_call_output names its call by call_id", "None"
-        )
+    assert message.tool_call_id is not None  # the model requires it on a tool message
     replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=OUTPUT_KEYS)
     content = message.content
     output: object = (
