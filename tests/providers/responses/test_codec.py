@@ -54,13 +54,17 @@ def tool_loop() -> list[ChatMessage]:
     return [
         ChatMessage.system("Be brief."),
         ChatMessage.developer("Use tools."),
-        ChatMessage.user([TextPart("What is this?"), ImagePart(url="https://example.com/a.png", detail="low")]),
+        ChatMessage.user(
+            [TextPart("What is this?"), ImagePart(url="https://example.com/a.png", detail="low")]
+        ),
         ChatMessage.assistant_tool_calls(
             [ToolCall("call_1", "get_weather", {"city": "Paris"}), ToolCall("call_2", "screenshot")],
             content="Looking.",
         ),
         ChatMessage.tool_result("call_1", "18C"),
-        ChatMessage.tool_result("call_2", [TextPart("here"), ImagePart(data=PNG, media_type="image/png", detail="high")]),
+        ChatMessage.tool_result(
+            "call_2", [TextPart("here"), ImagePart(data=PNG, media_type="image/png", detail="high")]
+        ),
         ChatMessage.assistant("Sunny, 18C."),
     ]
 
@@ -82,7 +86,12 @@ def test_a_tool_loop_becomes_items_the_sdk_takes() -> None:
             ],
         },
         {"type": "message", "role": "assistant", "content": "Looking."},
-        {"type": "function_call", "call_id": "call_1", "name": "get_weather", "arguments": '{"city":"Paris"}'},
+        {
+            "type": "function_call",
+            "call_id": "call_1",
+            "name": "get_weather",
+            "arguments": '{"city":"Paris"}',
+        },
         {"type": "function_call", "call_id": "call_2", "name": "screenshot", "arguments": "{}"},
         {"type": "function_call_output", "call_id": "call_1", "output": "18C"},
         {
@@ -124,11 +133,19 @@ def test_malformed_argument_text_is_sent_byte_for_byte() -> None:
     ("message", "path", "words"),
     [
         (ChatMessage.user([AudioPart(data="UklGRg==", format="wav")]), "messages[0].content[0]", "audio"),
-        (ChatMessage.assistant([ImagePart(url="https://example.com/a.png")]), "messages[0].content[0]", "image"),
+        (
+            ChatMessage.assistant([ImagePart(url="https://example.com/a.png")]),
+            "messages[0].content[0]",
+            "image",
+        ),
     ],
 )
-def test_a_part_the_wire_cannot_carry_is_refused_where_it_stands(message: ChatMessage, path: str, words: str) -> None:
-    with pytest.raises(InvalidMessage, match=rf"^{re.escape(path)}: is an {words} part.*Supported values are"):
+def test_a_part_the_wire_cannot_carry_is_refused_where_it_stands(
+    message: ChatMessage, path: str, words: str
+) -> None:
+    with pytest.raises(
+        InvalidMessage, match=rf"^{re.escape(path)}: is an {words} part.*Supported values are"
+    ):
         responses.to_request([message])
     with pytest.raises(InvalidMessage):
         responses.to_request([message], drop_unsupported=True)
@@ -163,7 +180,9 @@ def test_bad_messages_and_tools_are_our_errors() -> None:
     with pytest.raises(InvalidTool, match=r"^tools\[0\]\.title: OpenAI Responses cannot carry"):
         responses.to_request([], tools=[Tool("f", extra={"title": "F"})])
     body = responses.to_request([], tools=[Tool("f", extra={"title": "F"})], drop_unsupported=True)
-    assert body["tools"] == [{"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}]
+    assert body["tools"] == [
+        {"type": "function", "name": "f", "parameters": {"type": "object", "properties": {}}}
+    ]
 
 
 # -- from_request -------------------------------------------------------------------------
@@ -192,14 +211,16 @@ def test_a_replayed_reasoning_item_is_kept_in_its_turn_and_sent_back_exactly() -
 
 
 def test_instructions_a_string_and_a_bare_list_read() -> None:
-    assert responses.from_request({"instructions": "Be brief.", "input": [{"role": "user", "content": "Hi"}]}) == [
+    assert responses.from_request(
+        {"instructions": "Be brief.", "input": [{"role": "user", "content": "Hi"}]}
+    ) == [
         ChatMessage.system("Be brief."),
         ChatMessage.user("Hi"),
     ]
     assert responses.from_request({"input": "Hi"}) == [ChatMessage.user("Hi")]
-    assert responses.from_request([{"type": "function_call", "call_id": "c", "name": "f", "arguments": ""}]) == [
-        ChatMessage.assistant_tool_calls([ToolCall("c", "f", "")])
-    ]
+    assert responses.from_request(
+        [{"type": "function_call", "call_id": "c", "name": "f", "arguments": ""}]
+    ) == [ChatMessage.assistant_tool_calls([ToolCall("c", "f", "")])]
 
 
 @pytest.mark.parametrize(
@@ -210,13 +231,38 @@ def test_instructions_a_string_and_a_bare_list_read() -> None:
         ([5], InvalidMessage, r"^input\[0\]: must be an item object"),
         ([{"type": 5}], InvalidMessage, r"^input\[0\]\.type: must be an item type"),
         ([{"role": "tool", "content": "x"}], InvalidMessage, r"^input\[0\]\.role: must be"),
-        ([{"role": "user", "content": 5}], InvalidMessage, r"^input\[0\]\.content: must be a string or an array"),
-        ([{"role": "user", "content": [5]}], InvalidMessage, r"^input\[0\]\.content\[0\]: must be a content part"),
-        ([{"role": "user", "content": [{"type": "x"}]}], InvalidMessage, r"^input\[0\]\.content\[0\]\.type: must be"),
-        ([{"role": "user", "content": [{"type": "input_text"}]}], InvalidMessage, r"^input\[0\]\.content\[0\]\.text"),
-        ([{"role": "user", "content": [{"type": "input_image"}]}], InvalidMessage, r"\.content\[0\]\.image_url"),
         (
-            [{"role": "user", "content": [{"type": "input_file", "file_url": "https://a", "file_data": "data:"}]}],
+            [{"role": "user", "content": 5}],
+            InvalidMessage,
+            r"^input\[0\]\.content: must be a string or an array",
+        ),
+        (
+            [{"role": "user", "content": [5]}],
+            InvalidMessage,
+            r"^input\[0\]\.content\[0\]: must be a content part",
+        ),
+        (
+            [{"role": "user", "content": [{"type": "x"}]}],
+            InvalidMessage,
+            r"^input\[0\]\.content\[0\]\.type: must be",
+        ),
+        (
+            [{"role": "user", "content": [{"type": "input_text"}]}],
+            InvalidMessage,
+            r"^input\[0\]\.content\[0\]\.text",
+        ),
+        (
+            [{"role": "user", "content": [{"type": "input_image"}]}],
+            InvalidMessage,
+            r"\.content\[0\]\.image_url",
+        ),
+        (
+            [
+                {
+                    "role": "user",
+                    "content": [{"type": "input_file", "file_url": "https://a", "file_data": "data:"}],
+                }
+            ],
             InvalidMessage,
             r"^input\[0\]\.content\[0\]: must have file_data or file_url",
         ),
@@ -225,10 +271,24 @@ def test_instructions_a_string_and_a_bare_list_read() -> None:
             InvalidMessage,
             r"^input\[0\]\.content\[0\]\.",
         ),
-        ([{"type": "function_call", "name": "f", "arguments": "{}"}], InvalidToolCall, r"^input\[0\]\.call_id"),
+        (
+            [{"type": "function_call", "name": "f", "arguments": "{}"}],
+            InvalidToolCall,
+            r"^input\[0\]\.call_id",
+        ),
         ([{"type": "function_call", "call_id": "", "name": "f"}], InvalidToolCall, r"^input\[0\]\.id"),
+        ([{"type": "function_call", "call_id": "c", "name": 5}], InvalidToolCall, r"^input\[0\]\.name"),
+        (
+            [{"type": "function_call", "call_id": "c", "name": "f", "arguments": {}}],
+            InvalidToolCall,
+            r"arguments",
+        ),
         ([{"type": "function_call_output", "output": "x"}], InvalidMessage, r"^input\[0\]\.call_id"),
-        ([{"type": "function_call_output", "call_id": "c", "output": 5}], InvalidMessage, r"^input\[0\]\.output"),
+        (
+            [{"type": "function_call_output", "call_id": "c", "output": 5}],
+            InvalidMessage,
+            r"^input\[0\]\.output",
+        ),
         (
             [{"type": "function_call_output", "call_id": "c", "output": [{"type": "x"}]}],
             InvalidMessage,
@@ -237,7 +297,9 @@ def test_instructions_a_string_and_a_bare_list_read() -> None:
         ([{"type": "reasoning", "summary": [float("nan")]}], InvalidMessage, r"^input\[0\]\.summary"),
     ],
 )
-def test_malformed_requests_are_refused_where_they_are(body: object, error: type[MessageError], message: str) -> None:
+def test_malformed_requests_are_refused_where_they_are(
+    body: object, error: type[MessageError], message: str
+) -> None:
     with pytest.raises(error, match=message):
         responses.from_request(body)
 
@@ -255,7 +317,12 @@ def test_a_real_text_response_reads_as_one_turn_its_id_kept() -> None:
         }
     replay = responses.to_request([turn])["input"]
     # As read, less the empty logprobs (an empty value carries nothing and is not kept).
-    assert replay == [{**body["output"][0], "content": [{"type": "output_text", "text": "Hello, how are you?", "annotations": []}]}]
+    assert replay == [
+        {
+            **body["output"][0],
+            "content": [{"type": "output_text", "text": "Hello, how are you?", "annotations": []}],
+        }
+    ]
     assert validated(replay)
     assert responses.from_request(replay) == [turn]
 
@@ -264,7 +331,11 @@ def test_a_real_function_call_response_keeps_its_item_id_and_status() -> None:
     body = golden("response_function_call")
     turn = responses.from_response(sdk.Response.model_validate(without_usage(body)))
     (call,) = turn.tool_calls or ()
-    assert (call.id, call.name, call.arguments) == ("call_In5iIk9f6NxYKBb54Jd1tMmI", "get_weather", {"location": "San Francisco, CA"})
+    assert (call.id, call.name, call.arguments) == (
+        "call_In5iIk9f6NxYKBb54Jd1tMmI",
+        "get_weather",
+        {"location": "San Francisco, CA"},
+    )
     items = responses.to_request([turn, ChatMessage.tool_result(call.id, "18C")])["input"]
     assert items[0] == body["output"][0]
     assert validated(items)
@@ -273,8 +344,18 @@ def test_a_real_function_call_response_keeps_its_item_id_and_status() -> None:
 
 def sdk_response(output: list[dict[str, Any]], **fields: Any) -> sdk.Response:
     """An SDK ``Response`` around ``output``, with the fields the SDK requires."""
-    body = {"id": "resp_1", "object": "response", "created_at": 0, "model": "gpt-5", "status": "completed",
-            "parallel_tool_calls": True, "tool_choice": "auto", "tools": [], "output": output, **fields}
+    body = {
+        "id": "resp_1",
+        "object": "response",
+        "created_at": 0,
+        "model": "gpt-5",
+        "status": "completed",
+        "parallel_tool_calls": True,
+        "tool_choice": "auto",
+        "tools": [],
+        "output": output,
+        **fields,
+    }
     return sdk.Response.model_validate(body)
 
 
@@ -304,17 +385,41 @@ def call_item(number: int) -> dict[str, Any]:
 
 
 def test_reasoning_and_built_in_calls_are_replayed_in_their_order() -> None:
-    search = {"type": "web_search_call", "id": "ws_1", "status": "completed", "action": {"type": "search", "query": "paris"}}
-    message = {
+    search = {
+        "type": "web_search_call",
+        "id": "ws_1",
+        "status": "completed",
+        "action": {"type": "search", "query": "paris"},
+    }
+    message: dict[str, Any] = {
         "type": "message",
         "id": "msg_1",
         "status": "completed",
         "role": "assistant",
-        "content": [{"type": "output_text", "text": "Checking.", "annotations": [{"type": "url_citation", "url": "https://a", "title": "A", "start_index": 0, "end_index": 1}]}],
+        "content": [
+            {
+                "type": "output_text",
+                "text": "Checking.",
+                "annotations": [
+                    {
+                        "type": "url_citation",
+                        "url": "https://a",
+                        "title": "A",
+                        "start_index": 0,
+                        "end_index": 1,
+                    }
+                ],
+            }
+        ],
     }
     output = [reasoning(1), search, message, reasoning(2), call_item(2), call_item(3)]
     turn = responses.from_response(sdk_response(output))
-    assert turn.content == (TextPart("Checking.", provider_data={"responses": {"keys": {"annotations": message["content"][0]["annotations"]}}}),)
+    assert turn.content == (
+        TextPart(
+            "Checking.",
+            provider_data={"responses": {"keys": {"annotations": message["content"][0]["annotations"]}}},
+        ),
+    )
     assert [call.id for call in turn.tool_calls or ()] == ["call_2", "call_3"]
     assert responses.to_request([turn])["input"] == output
     assert validated(output)
@@ -322,10 +427,20 @@ def test_reasoning_and_built_in_calls_are_replayed_in_their_order() -> None:
 
 
 def test_a_refusal_and_a_second_message_are_kept_whole() -> None:
-    refusal = {"type": "message", "id": "msg_1", "status": "completed", "role": "assistant",
-               "content": [{"type": "refusal", "refusal": "I can't help with that."}]}
-    second = {"type": "message", "id": "msg_2", "status": "completed", "role": "assistant",
-              "content": [{"type": "output_text", "text": "b", "annotations": []}]}
+    refusal = {
+        "type": "message",
+        "id": "msg_1",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "refusal", "refusal": "I can't help with that."}],
+    }
+    second = {
+        "type": "message",
+        "id": "msg_2",
+        "status": "completed",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "b", "annotations": []}],
+    }
     first = {**second, "id": "msg_0", "content": [{"type": "output_text", "text": "a", "annotations": []}]}
     turn = responses.from_response({"output": [refusal]})
     assert turn.content == ""
@@ -339,8 +454,11 @@ def test_a_reasoning_item_without_its_following_item_is_refused() -> None:
     turn = responses.from_response({"output": [reasoning(1), call_item(1)]})
     assert turn.tool_calls is not None
     broken = ChatMessage("assistant", "", provider_data=turn.provider_data)
-    with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.provider_data\.responses\.items\[0\]: .*"
-                       + rules.REASONING_WITHOUT_FOLLOWING.says[:20]) as caught:
+    with pytest.raises(
+        InvalidMessage,
+        match=r"^messages\[0\]\.provider_data\.responses\.items\[0\]: .*"
+        + rules.REASONING_WITHOUT_FOLLOWING.says[:20],
+    ) as caught:
         responses.to_request([ChatMessage.user("Hi"), broken][1:])
     assert "'rs_1'" in str(caught.value)
 
@@ -349,7 +467,10 @@ def test_a_replayed_call_before_its_reasoning_item_is_refused() -> None:
     turn = responses.from_response({"output": [reasoning(1), call_item(1), call_item(2)]})
     data = {"responses": {"items": [[1, reasoning(1)]]}}
     moved = ChatMessage("assistant", "", tool_calls=turn.tool_calls, provider_data=data)
-    with pytest.raises(InvalidToolCall, match=r"^messages\[1\]\.tool_calls\[0\]: comes before every reasoning item .*Item 'fc_"):
+    with pytest.raises(
+        InvalidToolCall,
+        match=r"^messages\[1\]\.tool_calls\[0\]: comes before every reasoning item .*Item 'fc_",
+    ):
         responses.to_request([ChatMessage.user("Hi"), moved])
 
 
@@ -358,7 +479,9 @@ def test_kept_data_that_reading_never_writes_is_refused() -> None:
     with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.provider_data\.responses\.keys\.content: "):
         responses.to_request([bad])
     call = ToolCall("c", "f", provider_data={"responses": {"keys": {"name": "g"}}})
-    with pytest.raises(InvalidToolCall, match=r"^messages\[0\]\.tool_calls\[0\]\.provider_data\.responses\.keys\.name"):
+    with pytest.raises(
+        InvalidToolCall, match=r"^messages\[0\]\.tool_calls\[0\]\.provider_data\.responses\.keys\.name"
+    ):
         responses.to_request([ChatMessage.assistant_tool_calls([call])])
     part = TextPart("a", provider_data={"responses": {"keys": {"text": "b"}}})
     with pytest.raises(InvalidMessage, match=r"^messages\[0\]"):
@@ -383,7 +506,10 @@ def test_malformed_responses_are_refused_where_they_are(body: object, message: s
     ("body", "reason"),
     [
         ({"status": "completed"}, "completed"),
-        ({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}}, "max_output_tokens"),
+        (
+            {"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}},
+            "max_output_tokens",
+        ),
         ({"status": "incomplete", "incomplete_details": {"reason": "content_filter"}}, "content_filter"),
         ({"status": "failed"}, "failed"),
         ({}, None),
@@ -404,7 +530,9 @@ def test_finish_reason_refuses_what_is_not_a_response() -> None:
 
 
 def test_tools_are_flat_and_read_back() -> None:
-    tool = Tool("get_weather", "Weather.", {"type": "object", "properties": {"city": {"type": "string"}}}, strict=True)
+    tool = Tool(
+        "get_weather", "Weather.", {"type": "object", "properties": {"city": {"type": "string"}}}, strict=True
+    )
     definition = responses.tool_definition(tool)
     assert definition == {
         "type": "function",
@@ -423,6 +551,7 @@ def test_tools_are_flat_and_read_back() -> None:
     [
         ("x", r"^tools: must be an array"),
         ([{"type": "web_search"}], r"^tools\[0\]\.type: must be 'function'"),
+        ([{"type": "function", "function": {"name": "f"}}], r"^tools\[0\]\.function: is not a key"),
         ([{"type": "function", "name": "f", "title": "F"}], r"^tools\[0\]\.title: is not a key"),
         ([5], r"^tools\[0\]"),
     ],
@@ -430,3 +559,21 @@ def test_tools_are_flat_and_read_back() -> None:
 def test_read_tools_refuses_what_it_cannot_carry(tools: object, message: str) -> None:
     with pytest.raises(InvalidTool, match=message):
         responses.read_tools(tools)
+
+
+def test_an_image_without_detail_is_sent_without_it() -> None:
+    # The API's default detail is "auto"; the SDK's type marks it required, so none is made up here.
+    image = ImagePart(url="https://example.com/a.png")
+    items = responses.to_request([ChatMessage.user([image])])["input"]
+    assert items[0]["content"] == [{"type": "input_image", "image_url": "https://example.com/a.png"}]
+    assert responses.from_request(items) == [ChatMessage.user([image])]
+
+
+def test_a_reasoning_item_before_an_assistant_message_starts_that_message_s_turn() -> None:
+    first = ChatMessage.assistant("a")
+    second = responses.from_response(
+        {"output": [reasoning(1), {"type": "message", "role": "assistant", "content": "b"}]}
+    )
+    items = responses.to_request([first, second])["input"]
+    assert [item["type"] for item in items] == ["message", "reasoning", "message"]
+    assert responses.from_request(items) == [first, second]

@@ -69,7 +69,9 @@ def read_part(value: object, path: str) -> ContentPart:
     if kind == "input_image":
         url = value.get("image_url")
         if not isinstance(url, str):
-            raise InvalidMessage(f"{path}.image_url", "must be a string (a URL or a data: URL)", describe(url))
+            raise InvalidMessage(
+                f"{path}.image_url", "must be a string (a URL or a data: URL)", describe(url)
+            )
         detail = value.get("detail")
         return _part(ImagePart, path, url=url, detail=detail, provider_data=_kept(value, _IMAGE_KEYS, path))
     if kind == "input_file":

@@ -6,8 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..._content import ContentPart
+from ..._errors import InvalidMessage, InvalidToolCall, at, describe
 from ..._extra import carries_nothing
-from ..._errors import InvalidMessage, InvalidToolCall, MessageError, at, describe
 from ..._message import ChatMessage, Role
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
@@ -131,8 +131,10 @@ def _plain(item: Mapping[str, Any]) -> bool:
     content = item.get("content")
     return item.get("role") == "assistant" and (
         isinstance(content, str)
-        or isinstance(content, (list, tuple))
-        and all(isinstance(part, Mapping) and part.get("type") == "output_text" for part in content)
+        or (
+            isinstance(content, (list, tuple))
+            and all(isinstance(part, Mapping) and part.get("type") == "output_text" for part in content)
+        )
     )
 
 
@@ -168,7 +170,11 @@ class _Turn:
     def trailing_reasoning(self) -> list[Mapping[str, Any]]:
         """The reasoning items after the last modelled item: they belong to the next turn."""
         moved: list[Mapping[str, Any]] = []
-        while self.items and self.items[-1][0] == self.count - 1 and self.items[-1][1].get("type") == "reasoning":
+        while (
+            self.items
+            and self.items[-1][0] == self.count - 1
+            and self.items[-1][1].get("type") == "reasoning"
+        ):
             moved.insert(0, self.items.pop()[1])
             self.count -= 1
         return moved
@@ -261,22 +267,17 @@ def _input_message(item: Mapping[str, Any]) -> ChatMessage:
 
 
 def _call(item: Mapping[str, Any]) -> ToolCall:
-    call_id = item.get("call_id")
-    name = item.get("name")
-    arguments = item.get("arguments", "")
-    for key, value in (("call_id", call_id), ("name", name), ("arguments", arguments)):
-        if not isinstance(value, str):
-            raise InvalidToolCall(key, "must be a string", describe(value))
-    assert isinstance(call_id, str) and isinstance(name, str) and isinstance(arguments, str)
-    try:
-        return ToolCall(
-            call_id,
-            name,
-            arguments,
-            provider_data=kept(_PROVIDER, keys=unmodelled(item, CALL_KEYS, error=InvalidToolCall)),
+    call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments", "")
+    if not isinstance(call_id, str):
+        raise InvalidToolCall("call_id", "must be a string", describe(call_id))
+    if not isinstance(name, str):
+        raise InvalidToolCall("name", "must be a string", describe(name))
+    if not isinstance(arguments, str):
+        raise InvalidToolCall(
+            "arguments", "must be a string (the arguments as JSON text)", describe(arguments)
         )
-    except MessageError as error:
-        raise error.with_prefix("") from None
+    provider_data = kept(_PROVIDER, keys=unmodelled(item, CALL_KEYS, error=InvalidToolCall))
+    return ToolCall(call_id, name, arguments, provider_data=provider_data)
 
 
 def _output(item: Mapping[str, Any]) -> ChatMessage:

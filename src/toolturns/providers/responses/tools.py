@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from collections.abc import Sequence
+from typing import Any
 
 from ..._errors import InvalidTool, at, describe, join_path
 from ..._json import join_key
@@ -62,6 +61,7 @@ def check_tool(tool: object, *, path: str = "", drop: bool = False) -> Tool:
         return Tool(tool.name, tool.description, tool.parameters, strict=tool.strict)
     return tool
 
+
 _KEYS = frozenset({"type", "name", "description", "parameters", "strict"})
 
 
@@ -100,14 +100,13 @@ def read_tools(tools: object) -> list[Tool]:
     for number, item in enumerate(tools):
         with at(f"tools[{number}]"):
             item = dumped(item)
-            tool = Tool.from_dict(item)  # refuses anything that is not a mapping
+            tool = Tool.from_dict(item)  # refuses what is not a mapping, and a built-in tool's type
             assert isinstance(item, dict)
-            if item.get("type", "function") != "function":
-                raise InvalidTool("type", "must be 'function' (toolturns carries function tools)", describe(item["type"]))
             for key in item:
                 if key not in _KEYS:
                     raise InvalidTool(
-                        key, f"is not a key of a tool toolturns carries ({', '.join(sorted(_KEYS))})",
+                        key,
+                        f"is not a key of a tool toolturns carries ({', '.join(sorted(_KEYS))})",
                         describe(item[key]),
                     )
             result.append(tool)

@@ -96,7 +96,8 @@ def _refuse_unsupported(messages: Sequence[ChatMessage]) -> None:
     for index, message in enumerate(messages):
         if message.is_error:
             raise InvalidMessage(
-                f"messages[{index}].is_error", cannot_carry("is_error=True (a function_call_output has no such key)") + _DROP
+                f"messages[{index}].is_error",
+                cannot_carry("is_error=True (a function_call_output has no such key)") + _DROP,
             )
 
 
@@ -104,7 +105,11 @@ def _items(message: ChatMessage) -> list[dict[str, Any]]:
     if message.role is Role.TOOL:
         return [_output(message)]
     replay = replay_of(
-        message.provider_data, _PROVIDER, InvalidMessage, keys=MESSAGE_KEYS, items=message.role is Role.ASSISTANT
+        message.provider_data,
+        _PROVIDER,
+        InvalidMessage,
+        keys=MESSAGE_KEYS,
+        items=message.role is Role.ASSISTANT,
     )
     if message.role is not Role.ASSISTANT:
         return [{**_message(message, "input_text", False), **replay.keys}]
@@ -117,12 +122,17 @@ def _items(message: ChatMessage) -> list[dict[str, Any]]:
             call_replay = replay_of(call.provider_data, _PROVIDER, InvalidToolCall, keys=CALL_KEYS)
         except MessageError as error:
             raise error.with_prefix(f"tool_calls[{position}]") from None
-        item = {"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments_json}
+        item = {
+            "type": "function_call",
+            "call_id": call.id,
+            "name": call.name,
+            "arguments": call.arguments_json,
+        }
         written.append({**item, **call_replay.keys})
     if not replay.items:
         return written
     turn = placed(replay, written)
-    _check_reasoning(replay, turn, message)
+    _check_reasoning(replay, turn)
     return turn
 
 
@@ -159,13 +169,14 @@ def _output(message: ChatMessage) -> dict[str, Any]:
     return {**item, **replay.keys} if replay.keys is not EMPTY else item
 
 
-def _check_reasoning(replay: Replay, turn: list[dict[str, Any]], message: ChatMessage) -> None:
-    """A kept reasoning item needs an item after it, and a replayed function call (one with
-    its ``fc_...`` id) in a turn that kept reasoning needs a reasoning item before it."""
-    where = {id(item): number for number, (_, item) in enumerate(replay.items)}
+def _check_reasoning(replay: Replay, turn: list[dict[str, Any]]) -> None:
+    """A kept reasoning item needs an item after it, and in a turn that kept reasoning a
+    replayed function call (one with its ``fc_...`` id) needs a reasoning item before it."""
+    if not any(item.get("type") == "reasoning" for _, item in replay.items):
+        return
+    kept_at = {id(item): number for number, (_, item) in enumerate(replay.items)}
     reasoning_seen = False
-    has_reasoning = any(item.get("type") == "reasoning" for _, item in replay.items)
-    calls = 0
+    calls = 0  # the modelled calls so far: the index of the next in tool_calls
     for place, item in enumerate(turn):
         kind = item.get("type")
         if kind == "reasoning":
@@ -173,17 +184,16 @@ def _check_reasoning(replay: Replay, turn: list[dict[str, Any]], message: ChatMe
             if place == len(turn) - 1:
                 rule = rules.REASONING_WITHOUT_FOLLOWING
                 raise InvalidMessage(
-                    f"provider_data.responses.items[{where.get(id(item), 0)}]",
+                    f"provider_data.responses.items[{kept_at.get(id(item), 0)}]",
                     f"is a reasoning item with no item after it in its turn ({rule.says})",
                     repr(item.get("id")),
                 )
-        elif kind == "function_call" and item.get("call_id") is not None and "id" in item:
-            if has_reasoning and not reasoning_seen:
+        elif kind == "function_call" and id(item) not in kept_at:
+            if "id" in item and not reasoning_seen:
                 rule = rules.CALL_WITHOUT_REASONING
                 raise InvalidToolCall(
                     f"tool_calls[{calls}]",
                     f"comes before every reasoning item of its turn ({rule.says})",
                     repr(item["id"]),
                 )
-        if kind == "function_call" and id(item) not in where:
             calls += 1
