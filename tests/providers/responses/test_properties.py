@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pydantic
@@ -29,7 +30,9 @@ _files = st.sampled_from(
         FilePart(url="https://example.com/b.pdf"),
     ]
 )
-_input_content = st.one_of(unicode_text(), st.lists(st.one_of(_texts, _images, _files), min_size=1, max_size=3))
+_input_content = st.one_of(
+    unicode_text(), st.lists(st.one_of(_texts, _images, _files), min_size=1, max_size=3)
+)
 
 
 @st.composite
@@ -48,7 +51,9 @@ _openers = st.one_of(
     st.builds(ChatMessage.system, _input_content),
     st.builds(ChatMessage.developer, _input_content),
 )
-_answers = st.builds(ChatMessage.assistant, st.one_of(unicode_text(), st.lists(_texts, min_size=1, max_size=2)))
+_answers = st.builds(
+    ChatMessage.assistant, st.one_of(unicode_text(), st.lists(_texts, min_size=1, max_size=2))
+)
 
 
 @st.composite
@@ -84,10 +89,11 @@ def test_what_to_request_writes_is_what_the_sdk_takes(messages: list[ChatMessage
     items = responses.to_request(messages)["input"]
     # The SDK's image type requires a detail the API defaults to "auto": give it one to check the rest.
     for item in items:
-        for part in item.get("content", ()) if isinstance(item.get("content"), list) else ():
-            part.setdefault("detail", "auto") if part["type"] == "input_image" else None
-        for part in item.get("output", ()) if isinstance(item.get("output"), list) else ():
-            part.setdefault("detail", "auto") if part["type"] == "input_image" else None
+        for key in ("content", "output"):
+            parts = item.get(key)
+            for part in parts if isinstance(parts, list) else ():
+                if part["type"] == "input_image":
+                    part.setdefault("detail", "auto")
     assistant_parts = [
         item for item in items if item.get("role") == "assistant" and isinstance(item["content"], list)
     ]
@@ -106,8 +112,11 @@ def test_a_chat_transcript_keeps_every_id_name_argument_result_and_part(messages
 
 @given(arbitrary_json())
 def test_only_our_errors_escape_the_readers(value: object) -> None:
-    for reader in (responses.from_request, responses.from_response, responses.read_tools, responses.finish_reason):
-        try:
+    for reader in (
+        responses.from_request,
+        responses.from_response,
+        responses.read_tools,
+        responses.finish_reason,
+    ):
+        with contextlib.suppress(MessageError):
             reader(value)
-        except MessageError:
-            pass
