@@ -1,1 +1,1 @@
-"""The OpenAI Responses wire: items in, items out (``/v1/responses``)."""
+"""The OpenAI Responses wire (``/v1/responses``): items (messages, function calls, their outputs, reasoning)."""

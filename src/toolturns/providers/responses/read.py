@@ -1,0 +1,300 @@
+"""OpenAI Responses, reading: the ``input`` items of a request and the ``output`` of a response."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..._content import ContentPart
+from ..._errors import InvalidMessage, InvalidToolCall, at, describe
+from ..._extra import carries_nothing
+from ..._message import ChatMessage, Role
+from ..._sdk import dumped
+from ..._tool_call import ToolCall
+from .._native import kept, unmodelled
+from .parts import read_part
+from .write import CALL_KEYS, MESSAGE_KEYS, OUTPUT_KEYS
+
+__all__ = ["finish_reason", "from_request", "from_response"]
+
+_PROVIDER = "responses"
+_INPUT_ROLES = {"system": Role.SYSTEM, "developer": Role.DEVELOPER, "user": Role.USER}
+
+
+def from_request(body: object) -> list[ChatMessage]:
+    """The messages of a stored request body: ``{"input": [...]}``, a bare item list, or a string.
+
+    A top-level ``instructions`` string reads as a system message before the
+    items. An assistant turn is an assistant ``message`` item and the
+    ``function_call`` items after it; any other item (``reasoning``, a
+    built-in tool call) is kept in the turn it stands in (a reasoning item
+    right before an assistant message starts that message's turn: it needs
+    an item after it). Items the server keeps (``previous_response_id``,
+    ``item_reference``) are not in the body: toolturns cannot know them.
+
+    Raises:
+        MessageError: the path names the item (``input[3].call_id``).
+
+    >>> [(m.role.value, m.text) for m in from_request({"instructions": "Be brief.", "input": "Hi"})]
+    [('system', 'Be brief.'), ('user', 'Hi')]
+    """
+    body = dumped(body)
+    messages: list[ChatMessage] = []
+    if isinstance(body, Mapping):
+        instructions = body.get("instructions")
+        if instructions is not None:
+            if not isinstance(instructions, str):
+                raise InvalidMessage("instructions", "must be a string", describe(instructions))
+            messages.append(ChatMessage.system(instructions))
+        items = body.get("input")
+    else:
+        items = body
+    if isinstance(items, str):
+        return [*messages, ChatMessage.user(items)]
+    if not isinstance(items, (list, tuple)):
+        raise InvalidMessage("input", "must be a string or an array of items", describe(items))
+    return messages + _read_items(items)
+
+
+def from_response(body: object) -> ChatMessage:
+    """The assistant turn of a ``response`` object: every item of its ``output``.
+
+    The first ``message`` item's text is the turn's content (one string when
+    it is one ``output_text`` with no annotations, else text parts that keep
+    their annotations); each ``function_call`` a ``ToolCall`` (``call_id`` is
+    its id; the item's ``id`` and ``status`` are kept); every other item
+    (``reasoning`` with its ``summary`` and ``encrypted_content``, built-in
+    tool calls, a message with a ``refusal``) is kept whole where it stood,
+    and ``to_request`` sends it back to this wire only.
+
+    Raises:
+        MessageError: the path names the place (``output[1].call_id``).
+
+    >>> turn = from_response({"object": "response", "status": "completed", "output": [
+    ...     {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_time",
+    ...      "arguments": "{}", "status": "completed"}]})
+    >>> turn.tool_calls[0].id, turn.tool_calls[0].provider_data["responses"]["keys"]["id"]
+    ('call_1', 'fc_1')
+    """
+    body = dumped(body)
+    if not isinstance(body, Mapping):
+        raise InvalidMessage("", "must be a response object", describe(body))
+    output = body.get("output")
+    if not isinstance(output, (list, tuple)):
+        raise InvalidMessage("output", "must be an array of output items", describe(output))
+    turn = _Turn()
+    for number, item in enumerate(output):
+        with at(f"output[{number}]"):
+            item = _item(item)
+            kind = item.get("type")
+            if kind == "message" and turn.content is None and _plain(item):
+                turn.message(item)
+            elif kind == "function_call":
+                turn.call(item)
+            else:
+                turn.keep(item)
+    return turn.close()
+
+
+def finish_reason(body: object) -> str | None:
+    """Why the response ended, in the wire's words: its ``status`` (``completed``,
+    ``failed``, ``cancelled``, ``in_progress``), or for an ``incomplete`` one its
+    ``incomplete_details.reason`` (``max_output_tokens``, ``content_filter``).
+
+    >>> finish_reason({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}})
+    'max_output_tokens'
+    """
+    body = dumped(body)
+    if not isinstance(body, Mapping):
+        raise InvalidMessage("", "must be a response object", describe(body))
+    status = body.get("status")
+    details = dumped(body.get("incomplete_details"))
+    if status == "incomplete" and isinstance(details, Mapping) and isinstance(details.get("reason"), str):
+        return str(details["reason"])
+    if status is not None and not isinstance(status, str):
+        raise InvalidMessage("status", "must be a string", describe(status))
+    return status
+
+
+# -- items --------------------------------------------------------------------------------
+
+
+def _item(value: object) -> dict[str, Any]:
+    value = dumped(value)
+    if not isinstance(value, Mapping):
+        raise InvalidMessage("", "must be an item object", describe(value))
+    return dict(value)
+
+
+def _plain(item: Mapping[str, Any]) -> bool:
+    """A message item the model holds: its content is text only (not a ``refusal``)."""
+    content = item.get("content")
+    return item.get("role") == "assistant" and (
+        isinstance(content, str)
+        or (
+            isinstance(content, (list, tuple))
+            and all(isinstance(part, Mapping) and part.get("type") == "output_text" for part in content)
+        )
+    )
+
+
+class _Turn:
+    """An assistant turn being read: its message item, its calls and the items it keeps."""
+
+    def __init__(self) -> None:
+        self.content: str | tuple[ContentPart, ...] | None = None
+        self.message_keys: dict[str, Any] = {}
+        self.calls: list[ToolCall] = []
+        self.items: list[tuple[int, Any]] = []
+        self.count = 0
+
+    @property
+    def opened(self) -> bool:
+        """Whether it has a message or a call: another assistant message starts a new turn."""
+        return self.content is not None or bool(self.calls)
+
+    def message(self, item: Mapping[str, Any]) -> None:
+        self.content = _content(item, output_shape="id" in item)
+        self.message_keys = unmodelled(item, MESSAGE_KEYS)
+        self.count += 1
+
+    def call(self, item: Mapping[str, Any]) -> None:
+        self.calls.append(_call(item))
+        self.count += 1
+
+    def keep(self, item: Mapping[str, Any]) -> None:
+        unmodelled(item, frozenset())  # checked as JSON, with its path
+        self.items.append((self.count, item))
+        self.count += 1
+
+    def trailing_reasoning(self) -> list[Mapping[str, Any]]:
+        """The reasoning items after the last modelled item: they belong to the next turn."""
+        moved: list[Mapping[str, Any]] = []
+        while (
+            self.items
+            and self.items[-1][0] == self.count - 1
+            and self.items[-1][1].get("type") == "reasoning"
+        ):
+            moved.insert(0, self.items.pop()[1])
+            self.count -= 1
+        return moved
+
+    def close(self) -> ChatMessage:
+        provider_data = kept(_PROVIDER, keys=self.message_keys, items=self.items)
+        return ChatMessage(
+            Role.ASSISTANT,
+            "" if self.content is None else self.content,
+            tool_calls=self.calls or None,
+            provider_data=provider_data,
+        )
+
+
+def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
+    messages: list[ChatMessage] = []
+    turn: _Turn | None = None
+    for number, raw in enumerate(items):
+        with at(f"input[{number}]"):
+            item = _item(raw)
+            kind = item.get("type", "message" if "role" in item else None)
+            if kind == "message" and item.get("role") == "assistant":
+                carried: list[Mapping[str, Any]] = []
+                if turn is not None and turn.opened:
+                    carried = turn.trailing_reasoning()
+                    messages.append(turn.close())
+                    turn = None
+                if turn is None:
+                    turn = _Turn()
+                    for kept_item in carried:
+                        turn.keep(kept_item)
+                turn.message(item)
+            elif kind in ("message", "function_call_output"):
+                if turn is not None:
+                    messages.append(turn.close())
+                    turn = None
+                messages.append(_input_message(item) if kind == "message" else _output(item))
+            else:
+                if turn is None:
+                    turn = _Turn()
+                if kind == "function_call":
+                    turn.call(item)
+                elif isinstance(kind, str):
+                    turn.keep(item)
+                else:
+                    raise InvalidMessage("type", "must be an item type (a string)", describe(kind))
+    if turn is not None:
+        messages.append(turn.close())
+    return messages
+
+
+def _content(item: Mapping[str, Any], *, output_shape: bool) -> str | tuple[ContentPart, ...]:
+    content = item.get("content")
+    if isinstance(content, str):
+        return content
+    content = dumped(content)
+    if not isinstance(content, (list, tuple)):
+        raise InvalidMessage("content", "must be a string or an array of content parts", describe(content))
+    if output_shape and len(content) == 1 and _plain_text(content[0]):
+        return str(content[0]["text"])  # the response's one output_text, with no annotations: the turn's text
+    return tuple(read_part(part, f"content[{number}]") for number, part in enumerate(content))
+
+
+def _plain_text(part: object) -> bool:
+    """An ``output_text`` as a response has it when it holds text only: ``annotations: []``
+    (and empty or no ``logprobs``, which carry nothing)."""
+    return (
+        isinstance(part, Mapping)
+        and part.get("type") == "output_text"
+        and isinstance(part.get("text"), str)
+        and part.get("annotations") == []
+        and all(key in _PLAIN_TEXT_KEYS or carries_nothing(value) for key, value in part.items())
+    )
+
+
+_PLAIN_TEXT_KEYS = frozenset({"type", "text", "annotations"})
+
+
+def _input_message(item: Mapping[str, Any]) -> ChatMessage:
+    role = _INPUT_ROLES.get(item.get("role"))  # type: ignore[arg-type]
+    if role is None:
+        raise InvalidMessage(
+            "role", "must be 'system', 'developer', 'user' or 'assistant'", describe(item.get("role"))
+        )
+    return ChatMessage(
+        role,
+        _content(item, output_shape=False),
+        provider_data=kept(_PROVIDER, keys=unmodelled(item, MESSAGE_KEYS)),
+    )
+
+
+def _call(item: Mapping[str, Any]) -> ToolCall:
+    call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments", "")
+    if not isinstance(call_id, str):
+        raise InvalidToolCall("call_id", "must be a string", describe(call_id))
+    if not isinstance(name, str):
+        raise InvalidToolCall("name", "must be a string", describe(name))
+    if not isinstance(arguments, str):
+        raise InvalidToolCall(
+            "arguments", "must be a string (the arguments as JSON text)", describe(arguments)
+        )
+    provider_data = kept(_PROVIDER, keys=unmodelled(item, CALL_KEYS, error=InvalidToolCall))
+    return ToolCall(call_id, name, arguments, provider_data=provider_data)
+
+
+def _output(item: Mapping[str, Any]) -> ChatMessage:
+    call_id = item.get("call_id")
+    if not isinstance(call_id, str) or not call_id:
+        raise InvalidMessage("call_id", "must be a non-empty string", describe(call_id))
+    output = item.get("output")
+    if isinstance(output, str):
+        content: str | tuple[ContentPart, ...] = output
+    else:
+        output = dumped(output)
+        if not isinstance(output, (list, tuple)):
+            raise InvalidMessage("output", "must be a string or an array of content parts", describe(output))
+        content = tuple(read_part(part, f"output[{number}]") for number, part in enumerate(output))
+    return ChatMessage(
+        Role.TOOL,
+        content,
+        tool_call_id=call_id,
+        provider_data=kept(_PROVIDER, keys=unmodelled(item, OUTPUT_KEYS)),
+    )

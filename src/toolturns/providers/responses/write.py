@@ -1,0 +1,199 @@
+"""OpenAI Responses, writing: ChatMessages as the ``input`` items of a request body."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..._content import ContentPart
+from ..._errors import InvalidMessage, InvalidToolCall, MessageError
+from ..._extra import EMPTY
+from ..._message import ChatMessage, Role
+from ..._tool import Tool
+from .._native import Replay, placed, replay_of
+from .._shared import check_messages, messages_unsupported
+from . import rules
+from .parts import write_part
+from .tools import cannot_carry, check_tools, tool_definition
+
+__all__ = ["CALL_KEYS", "MESSAGE_KEYS", "OUTPUT_KEYS", "to_request"]
+
+_PROVIDER = "responses"
+#: The keys of each item the codec writes itself; an item's other keys are kept.
+MESSAGE_KEYS = frozenset({"type", "role", "content"})
+CALL_KEYS = frozenset({"type", "call_id", "name", "arguments"})
+OUTPUT_KEYS = frozenset({"type", "call_id", "output"})
+_DROP = "; drop_unsupported=True drops it"
+
+
+def to_request(
+    messages: Sequence[ChatMessage],
+    *,
+    tools: Sequence[Tool] | None = None,
+    keep_invalid_arguments: bool = False,
+    drop_unsupported: bool = False,
+) -> dict[str, Any]:
+    """The ``input`` (and ``tools``) of a Responses API request body.
+
+    Each message is a ``message`` item in place, with its role (system and
+    developer ones included: nothing moves to ``instructions``); each call a
+    ``function_call`` item after its turn's text; each tool result a
+    ``function_call_output``. What a turn read from this wire kept (reasoning
+    items, item ids and statuses, built-in tool calls) goes back where it
+    stood, and to no other wire.
+
+    Args:
+        messages: The conversation.
+        tools: Tools the model may call.
+        keep_invalid_arguments: Taken as every codec takes it, and changes
+            nothing: the wire carries a call's arguments as text, sent as it is.
+        drop_unsupported: Leave out what the wire cannot carry (a message's
+            ``name`` or ``extra``, a call's ``extra``, a result's
+            ``is_error``, a tool's ``extra``) instead of refusing it. A
+            content part is never left out.
+
+    Raises:
+        MessageError: the path names the message and the place
+            (``messages[2].content[1]``, ``messages[1].provider_data.responses.items[0]``).
+
+    >>> from toolturns import ChatMessage, ToolCall
+    >>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_time")])
+    >>> to_request([ChatMessage.user("Time?"), turn, ChatMessage.tool_result("call_1", "12:00")])["input"]
+    [{'type': 'message', 'role': 'user', 'content': 'Time?'}, {'type': 'function_call', 'call_id': 'call_1', 'name': 'get_time', 'arguments': '{}'}, {'type': 'function_call_output', 'call_id': 'call_1', 'output': '12:00'}]
+    """
+    checked = check_messages(messages)
+    _refuse_parts(checked)
+    if not drop_unsupported:
+        _refuse_unsupported(checked)
+    items: list[dict[str, Any]] = []
+    for index, message in enumerate(checked):
+        try:
+            items.extend(_items(message))
+        except MessageError as error:
+            raise error.with_prefix(f"messages[{index}]") from None
+    body: dict[str, Any] = {"input": items}
+    checked_tools = check_tools(tools, drop=drop_unsupported)
+    if checked_tools:
+        body["tools"] = [tool_definition(tool) for tool in checked_tools]
+    return body
+
+
+def _refuse_parts(messages: Sequence[ChatMessage]) -> None:
+    """``_shared.refuse_parts`` for a wire the registry does not list yet."""
+    for index, message in enumerate(messages):
+        if type(message.content) is not tuple:
+            continue
+        for position, part in enumerate(message.content):
+            refused = rules.check_part(message.role, part)
+            if refused is not None:
+                rule, why = refused
+                raise InvalidMessage(f"messages[{index}].content[{position}]", f"{why} ({rule.says})")
+
+
+def _refuse_unsupported(messages: Sequence[ChatMessage]) -> None:
+    for path, what in messages_unsupported(enumerate(messages), rules.CARRIES, _PROVIDER):
+        raise InvalidMessage(path, cannot_carry(what) + _DROP)
+    for index, message in enumerate(messages):
+        if message.is_error:
+            raise InvalidMessage(
+                f"messages[{index}].is_error",
+                cannot_carry("is_error=True (a function_call_output has no such key)") + _DROP,
+            )
+
+
+def _items(message: ChatMessage) -> list[dict[str, Any]]:
+    if message.role is Role.TOOL:
+        return [_output(message)]
+    replay = replay_of(
+        message.provider_data,
+        _PROVIDER,
+        InvalidMessage,
+        keys=MESSAGE_KEYS,
+        items=message.role is Role.ASSISTANT,
+    )
+    if message.role is not Role.ASSISTANT:
+        return [{**_message(message, "input_text", False), **replay.keys}]
+    written: list[dict[str, Any]] = []
+    # No empty message item beside calls or kept items (a refusal kept whole): it would read back as text.
+    if message.content or replay.keys or not (message.tool_calls or replay.items):
+        written.append({**_message(message, "output_text", "id" in replay.keys), **replay.keys})
+    for position, call in enumerate(message.tool_calls or ()):
+        try:
+            call_replay = replay_of(call.provider_data, _PROVIDER, InvalidToolCall, keys=CALL_KEYS)
+        except MessageError as error:
+            raise error.with_prefix(f"tool_calls[{position}]") from None
+        item = {
+            "type": "function_call",
+            "call_id": call.id,
+            "name": call.name,
+            "arguments": call.arguments_json,
+        }
+        written.append({**item, **call_replay.keys})
+    if not replay.items:
+        return written
+    turn = placed(replay, written)
+    _check_reasoning(replay, turn)
+    return turn
+
+
+def _message(message: ChatMessage, text_type: str, output_shape: bool) -> dict[str, Any]:
+    """A message item; the text of a replayed assistant message (one with its ``msg_...`` id)
+    has the shape of the response's output item: one ``output_text`` with no ``annotations``.
+    Text parts are written as they were read, each with its kept keys."""
+    content = message.content
+    if type(content) is str:
+        if not output_shape:
+            return {"type": "message", "role": message.role.value, "content": content}
+        return {
+            "type": "message",
+            "role": message.role.value,
+            "content": [{"type": "output_text", "text": content, "annotations": []}],
+        }
+    parts = [write_part(part, text_type) for part in _parts(content)]
+    return {"type": "message", "role": message.role.value, "content": parts}
+
+
+def _parts(content: object) -> tuple[ContentPart, ...]:
+    assert type(content) is tuple
+    return content
+
+
+def _output(message: ChatMessage) -> dict[str, Any]:
+    assert message.tool_call_id is not None  # the model requires it on a tool message
+    replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=OUTPUT_KEYS)
+    content = message.content
+    output: object = (
+        content if type(content) is str else [write_part(part, "input_text") for part in _parts(content)]
+    )
+    item = {"type": "function_call_output", "call_id": message.tool_call_id, "output": output}
+    return {**item, **replay.keys} if replay.keys is not EMPTY else item
+
+
+def _check_reasoning(replay: Replay, turn: list[dict[str, Any]]) -> None:
+    """A kept reasoning item needs an item after it, and in a turn that kept reasoning a
+    replayed function call (one with its ``fc_...`` id) needs a reasoning item before it."""
+    if not any(item.get("type") == "reasoning" for _, item in replay.items):
+        return
+    kept_at = {id(item): number for number, (_, item) in enumerate(replay.items)}
+    reasoning_seen = False
+    calls = 0  # the modelled calls so far: the index of the next in tool_calls
+    for place, item in enumerate(turn):
+        kind = item.get("type")
+        if kind == "reasoning":
+            reasoning_seen = True
+            if place == len(turn) - 1:
+                rule = rules.REASONING_WITHOUT_FOLLOWING
+                raise InvalidMessage(
+                    f"provider_data.responses.items[{kept_at.get(id(item), 0)}]",
+                    f"is a reasoning item with no item after it in its turn ({rule.says})",
+                    repr(item.get("id")),
+                )
+        elif kind == "function_call" and id(item) not in kept_at:
+            if "id" in item and not reasoning_seen:
+                rule = rules.CALL_WITHOUT_REASONING
+                raise InvalidToolCall(
+                    f"tool_calls[{calls}]",
+                    f"comes before every reasoning item of its turn ({rule.says})",
+                    repr(item["id"]),
+                )
+            calls += 1
