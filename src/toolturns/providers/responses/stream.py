@@ -14,14 +14,16 @@ stays linear in the stream.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..._errors import InvalidStream, MessageError, describe
+from ..._message import ChatMessage
 from ..._sdk import dumped
-from .._stream import Text, owned
+from ..._stream import PartialToolCall
+from .._stream import Assembler, Text, owned
 
-__all__ = ["ResponseBuilder"]
+__all__ = ["ResponseBuilder", "StreamAssembler"]
 
 #: The events that close a stream, with the ``status`` their response has.
 _CLOSING = {
@@ -465,3 +467,69 @@ def _string(event: dict[str, Any], key: str) -> str:
     if not isinstance(value, str):
         raise InvalidStream(key, "must be a string", describe(value))
     return value
+
+
+class StreamAssembler(Assembler):
+    """Assemble a streamed Responses API response into the assistant turn ``from_response`` reads.
+
+    The events go to a ``ResponseBuilder``; ``message()`` is ``from_response``
+    of the response it has built so far, so a stream that ended cleanly gives
+    the turn its final response gives. ``finish_reason``, ``usage`` and
+    ``ended`` are the builder's.
+
+    >>> stream = StreamAssembler()
+    >>> stream.feed({"type": "response.created", "response": {"id": "resp_1", "status": "in_progress", "output": []}})
+    >>> stream.feed({"type": "response.output_item.added", "output_index": 0, "item": {
+    ...     "id": "fc_1", "type": "function_call", "call_id": "call_1", "name": "get_time", "arguments": ""}})
+    >>> stream.feed({"type": "response.function_call_arguments.delta", "output_index": 0, "item_id": "fc_1",
+    ...              "delta": '{"tz": "Europe/Pa'})
+    >>> stream.snapshot().tool_calls
+    (PartialToolCall(id='call_1', name='get_time', arguments_json='{"tz": "Europe/Pa'),)
+    >>> stream.message().tool_calls[0].arguments_json, stream.ended
+    ('{"tz": "Europe/Pa', False)
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._builder = ResponseBuilder()
+
+    def _feed(self, item: dict[str, Any]) -> None:
+        builder = self._builder
+        try:
+            builder.take(item)
+        finally:  # a failed response or an error event ends the stream, then raises
+            self.finish_reason = builder.finish_reason
+            self._ended = builder.ended
+            usage = builder.usage
+            self.usage = usage if isinstance(usage, dict) else None
+
+    def _build(self) -> ChatMessage:
+        from .read import from_response  # the reader imports nothing of the stream
+
+        return from_response(self._builder.response())
+
+    def _content(self) -> str:
+        # The first message item's text, as from_response makes the turn's content of it.
+        for item in self._builder.items():
+            if item.get("type") == "message":
+                texts = []
+                for part in item.get("content") or ():
+                    if isinstance(part, dict) and part.get("type") == "output_text":
+                        text = part.get("text")
+                        texts.append(text if isinstance(text, str) else "")
+                return "".join(texts)
+        return ""
+
+    def _partial_calls(self) -> Sequence[PartialToolCall]:
+        calls = []
+        for item in self._builder.items():
+            if item.get("type") == "function_call":
+                call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
+                calls.append(
+                    PartialToolCall(
+                        call_id if isinstance(call_id, str) else None,
+                        name if isinstance(name, str) else None,
+                        arguments if isinstance(arguments, str) else "",
+                    )
+                )
+        return tuple(calls)

@@ -1,0 +1,128 @@
+"""responses.StreamAssembler: the turn a streamed response gives is the turn its final response gives."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.property.strategies import json_values
+from toolturns import InvalidStream, MessageError, parse_sse
+from toolturns.providers.responses.read import from_response
+from toolturns.providers.responses.stream import StreamAssembler
+
+_DATA = Path(__file__).parents[2] / "data" / "responses"
+_ENDED = ["stream_text", "stream_function_call", "stream_reasoning_call", "stream_incomplete"]
+
+
+def _events(name: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = json.loads((_DATA / f"{name}.json").read_text("utf-8"))["events"]
+    return events
+
+
+def _assembled(events: list[dict[str, Any]]) -> StreamAssembler:
+    stream = StreamAssembler()
+    for event in events:
+        stream.feed(event)
+    return stream
+
+
+def _without_encrypted_content(response: dict[str, Any]) -> dict[str, Any]:
+    """OpenAI encrypts a reasoning item again each time it writes it: the stream's last
+    ``output_item.done`` and the closing event's copy differ in ``encrypted_content`` only."""
+    output = [{k: v for k, v in item.items() if k != "encrypted_content"} for item in response["output"]]
+    return {**response, "output": output}
+
+
+@pytest.mark.parametrize("name", _ENDED)
+def test_the_streamed_turn_is_the_final_responses_turn(name: str) -> None:
+    events = _events(name)
+    stream = _assembled(events)
+    assert stream.ended
+    final = events[-1]["response"]
+    if final["output"]:
+        assert from_response(_without_encrypted_content(final)) == from_response(
+            _without_encrypted_content(stream._builder.response())
+        )
+        if name != "stream_reasoning_call":
+            assert stream.message() == from_response(final)
+    assert stream.finish_reason == ("max_output_tokens" if name == "stream_incomplete" else "completed")
+    assert stream.usage == final.get("usage")
+
+
+@pytest.mark.parametrize("name", _ENDED)
+def test_parse_sse_feeds_it(name: str) -> None:
+    events = _events(name)
+    text = "".join(f"event: {event['type']}\ndata: {json.dumps(event)}\n\n" for event in events)
+    stream = StreamAssembler()
+    for item in parse_sse(text.splitlines()):
+        stream.feed(item)
+    assert stream.message() == _assembled(events).message()
+
+
+def test_a_cut_stream_keeps_the_argument_text_so_far_and_snapshots_agree() -> None:
+    """Cut anywhere, the call holds the argument text so far, byte for byte (a call with none
+    yet reads as ``{}``, as every call without arguments does; its snapshot shows the raw text)."""
+    events = _events("stream_function_call")
+    deltas = ""
+    stream = StreamAssembler()
+    for event in events:
+        stream.feed(event)
+        if event["type"] == "response.function_call_arguments.delta":
+            deltas += event["delta"]
+        calls = stream.message().tool_calls
+        if calls:
+            assert stream.snapshot().tool_calls[0].id == calls[0].id
+            assert stream.snapshot().tool_calls[0].arguments_json == deltas
+            assert calls[0].arguments_json == (deltas or "{}")
+    assert stream.ended
+
+
+def test_snapshots_show_the_text_as_it_grows() -> None:
+    events = _events("stream_text")
+    stream = StreamAssembler()
+    seen = []
+    for event in events:
+        stream.feed(event)
+        seen.append(stream.snapshot().content)
+    assert seen[-1] == stream.message().text
+    assert all(later.startswith(earlier) or not earlier for earlier, later in itertools.pairwise(seen))
+
+
+def test_a_failed_response_raises_and_ends_the_stream() -> None:
+    stream = StreamAssembler()
+    *events, failed = _events("stream_failed")
+    for event in events:
+        stream.feed(event)
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed(failed)
+    assert caught.value.path.startswith("item[")
+    assert stream.ended
+    assert stream.finish_reason == "failed"
+    with pytest.raises(InvalidStream, match="must not follow the end"):
+        stream.feed({"type": "response.completed"})
+
+
+def test_nothing_fed_has_no_message() -> None:
+    with pytest.raises(InvalidStream, match="has no items yet"):
+        StreamAssembler().message()
+
+
+@given(st.lists(st.one_of(json_values(), st.sampled_from(_events("stream_function_call"))), max_size=8))
+def test_any_events_give_only_our_errors(events: list[Any]) -> None:
+    stream = StreamAssembler()
+    for event in events:
+        try:
+            stream.feed(event)
+        except MessageError:
+            break
+    try:
+        stream.message()
+        stream.snapshot()
+    except MessageError:
+        pass
