@@ -126,3 +126,36 @@ def test_any_events_give_only_our_errors(events: list[Any]) -> None:
         stream.snapshot()
     except MessageError:
         pass
+
+
+def test_a_snapshot_shows_the_first_messages_output_text_only() -> None:
+    """A refusal part is not text (from_response keeps such a message whole), nor is a later message."""
+    stream = StreamAssembler()
+    stream.feed(
+        {"type": "response.created", "response": {"id": "resp_1", "status": "in_progress", "output": []}}
+    )
+    stream.feed(
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {
+                "id": "msg_1",
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "refusal", "refusal": "No."}, {"type": "output_text", "text": "Sorry."}],
+            },
+        }
+    )
+    stream.feed(
+        {
+            "type": "response.output_item.added",
+            "output_index": 1,
+            "item": {
+                "id": "msg_2",
+                "type": "message",
+                "role": "assistant",
+                "content": [{"type": "output_text", "text": "Later."}],
+            },
+        }
+    )
+    assert stream.snapshot().content == "Sorry."
