@@ -577,3 +577,24 @@ def test_a_reasoning_item_before_an_assistant_message_starts_that_message_s_turn
     items = responses.to_request([first, second])["input"]
     assert [item["type"] for item in items] == ["message", "reasoning", "message"]
     assert responses.from_request(items) == [first, second]
+
+
+def test_an_item_id_sent_twice_is_refused_where_it_repeats() -> None:
+    """A turn replayed twice (a history appended to itself) would send its ids again: OpenAI's
+    "Duplicate item found with id fc_..." is refused before it is a 400."""
+    kept = {"responses": {"keys": {"id": "fc_1", "status": "completed"}}}
+    first = ChatMessage.assistant_tool_calls([ToolCall("call_1", "f", provider_data=kept)])
+    again = ChatMessage.assistant_tool_calls([ToolCall("call_2", "f", provider_data=kept)])
+    history = [ChatMessage.user("hi"), first, ChatMessage.tool_result("call_1", "x")]
+    assert responses.to_request(history)["input"][1]["id"] == "fc_1"
+    with pytest.raises(InvalidMessage) as caught:
+        responses.to_request([*history, again, ChatMessage.tool_result("call_2", "y")])
+    assert str(caught.value) == (
+        "messages[3]: sends the item id 'fc_1' that messages[1] sends too: each item goes once "
+        "(Duplicate item found with id fc_...)"
+    )
+    both = ChatMessage.assistant_tool_calls(
+        [ToolCall("call_1", "f", provider_data=kept), ToolCall("call_2", "f", provider_data=kept)]
+    )
+    with pytest.raises(InvalidMessage, match=r"^messages\[1\]: sends the item id 'fc_1' twice"):
+        responses.to_request([ChatMessage.user("hi"), both])

@@ -66,16 +66,37 @@ def to_request(
     if not drop_unsupported:
         _refuse_unsupported(checked)
     items: list[dict[str, Any]] = []
+    ids: dict[str, int] = {}  # each kept item id, and the message that sent it first
     for index, message in enumerate(checked):
         try:
-            items.extend(_items(message))
+            written = _items(message)
         except MessageError as error:
             raise error.with_prefix(f"messages[{index}]") from None
+        if message.provider_data is not EMPTY or message.tool_calls:  # ids come only from kept data
+            _refuse_repeated_ids(written, index, ids)
+        items.extend(written)
     body: dict[str, Any] = {"input": items}
     checked_tools = check_tools(tools, drop=drop_unsupported)
     if checked_tools:
         body["tools"] = [tool_definition(tool) for tool in checked_tools]
     return body
+
+
+def _refuse_repeated_ids(written: list[dict[str, Any]], index: int, ids: dict[str, int]) -> None:
+    """Each item id once in ``input``: a turn replayed twice (a history appended to itself) would send
+    its ``fc_``, ``msg_`` and ``rs_`` ids again, and OpenAI answers 400 (``rules.DUPLICATE_ITEM``)."""
+    for item in written:
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            continue
+        first = ids.get(item_id)
+        if first is not None:
+            where = "twice" if first == index else f"that messages[{first}] sends too"
+            raise InvalidMessage(
+                f"messages[{index}]",
+                f"sends the item id {item_id!r} {where}: each item goes once ({rules.DUPLICATE_ITEM.says})",
+            )
+        ids[item_id] = index
 
 
 def _refuse_parts(messages: Sequence[ChatMessage]) -> None:
