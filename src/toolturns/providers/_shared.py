@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
 
 from .._arguments import Inexact, decode_arguments_exactly, encode_arguments
+from .._content import ContentPart
 from .._errors import (
     InvalidArguments,
     InvalidMessage,
@@ -25,11 +26,11 @@ from .._errors import (
 )
 from .._extra import EMPTY
 from .._json import join_key
-from .._message import ChatMessage
+from .._message import ChatMessage, Role
 from .._sdk import dumped
 from .._tool import Tool
 from .._tool_call import ToolCall
-from ._rule import OBJECT_ARGUMENTS, Carries
+from ._rule import OBJECT_ARGUMENTS, Carries, Rule
 
 __all__ = [
     "RAW_ARGUMENTS_KEY",
@@ -162,7 +163,9 @@ def refuse_unsupported(
     """Raise at the first thing of the messages ``provider`` (whose ``rules.CARRIES`` is
     ``carries``) cannot carry, unless the caller asked to ``drop`` them (``check_tool``
     refuses a tool's)."""
-    refuse_parts(messages, provider)
+    from . import PROVIDERS  # the registry imports no codec; a codec imports it when it writes
+
+    refuse_parts(messages, PROVIDERS[provider].rules.check_part)
     if drop:
         return
     for path, what in messages_unsupported(enumerate(messages), carries, provider):
@@ -172,18 +175,15 @@ def refuse_unsupported(
 _DROP = "; drop_unsupported=True drops it"
 
 
-def refuse_parts(messages: Sequence[ChatMessage], provider: str) -> None:
-    """Raise at the first content part ``provider`` cannot carry where it stands, in its
-    rules' words (``rules.check_part``). A part is never dropped, whatever ``drop_unsupported`` says."""
-    check_part = None
+def refuse_parts(
+    messages: Sequence[ChatMessage], check_part: Callable[[Role, ContentPart], tuple[Rule, str] | None]
+) -> None:
+    """Raise at the first content part a wire cannot carry where it stands, in the words of
+    its rules' ``check_part``. A part is never dropped, whatever ``drop_unsupported`` says."""
     for index, message in enumerate(messages):
         content = message.content
         if type(content) is not tuple:  # text: every wire carries it
             continue
-        if check_part is None:
-            from . import PROVIDERS
-
-            check_part = PROVIDERS[provider].rules.check_part
         for position, part in enumerate(content):
             refused = check_part(message.role, part)
             if refused is not None:

@@ -11,7 +11,7 @@ from ..._extra import EMPTY
 from ..._message import ChatMessage, Role
 from ..._tool import Tool
 from .._native import Replay, placed, replay_of
-from .._shared import check_messages, messages_unsupported
+from .._shared import check_messages, messages_unsupported, refuse_parts
 from . import rules
 from .parts import write_part
 from .tools import cannot_carry, check_tools, tool_definition
@@ -62,7 +62,7 @@ def to_request(
     [{'type': 'message', 'role': 'user', 'content': 'Time?'}, {'type': 'function_call', 'call_id': 'call_1', 'name': 'get_time', 'arguments': '{}'}, {'type': 'function_call_output', 'call_id': 'call_1', 'output': '12:00'}]
     """
     checked = check_messages(messages)
-    _refuse_parts(checked)
+    refuse_parts(checked, rules.check_part)
     if not drop_unsupported:
         _refuse_unsupported(checked)
     items: list[dict[str, Any]] = []
@@ -97,18 +97,6 @@ def _refuse_repeated_ids(written: list[dict[str, Any]], index: int, ids: dict[st
                 f"sends the item id {item_id!r} {where}: each item goes once ({rules.DUPLICATE_ITEM.says})",
             )
         ids[item_id] = index
-
-
-def _refuse_parts(messages: Sequence[ChatMessage]) -> None:
-    """``_shared.refuse_parts`` for a wire the registry does not list yet."""
-    for index, message in enumerate(messages):
-        if type(message.content) is not tuple:
-            continue
-        for position, part in enumerate(message.content):
-            refused = rules.check_part(message.role, part)
-            if refused is not None:
-                rule, why = refused
-                raise InvalidMessage(f"messages[{index}].content[{position}]", f"{why} ({rule.says})")
 
 
 def _refuse_unsupported(messages: Sequence[ChatMessage]) -> None:
