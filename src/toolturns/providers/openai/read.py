@@ -100,6 +100,9 @@ def read_turn(message: object, seed: tuple[object, ...]) -> ChatMessage:
                 function = call.get("function")
                 name = function.get("name") if isinstance(function, Mapping) else None
                 arguments = function.get("arguments") if isinstance(function, Mapping) else None
+                # Only text goes into the id: anything else is refused below, or is an object whose
+                # JSON may not even be writable (an int too long for text); the position tells calls apart.
+                name, arguments = (value if isinstance(value, str) else None for value in (name, arguments))
                 call = {**call, "id": generated_id(_PROVIDER, *seed, position, name, arguments)}
                 made_up.add(position)
             filled.append(call)
