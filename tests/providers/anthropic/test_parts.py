@@ -450,10 +450,18 @@ def test_assistant_text_parts_are_text_blocks_and_read_back_as_the_turns_text() 
     assert anthropic.from_request(body)[1] == ChatMessage.assistant_tool_calls(
         [ToolCall("toolu_1", "f")], "Let me check."
     )
-    answer = ChatMessage.assistant([TextPart("Done.")])
-    assert anthropic.to_request([ChatMessage.user("hi"), answer])["messages"][1]["content"] == [
-        {"type": "text", "text": "Done."}
-    ]
+    # Parts with no Anthropic keys are the text they read back as: the body reads back to itself.
+    answer = ChatMessage.assistant([TextPart("Do"), TextPart("ne.", provider_data={"responses": {}})])
+    body = anthropic.to_request([ChatMessage.user("hi"), answer])
+    assert body["messages"][1] == {"role": "assistant", "content": "Done."}
+    assert anthropic.to_request(anthropic.from_request(body)) == body
+    calls = ChatMessage.assistant_tool_calls(
+        [ToolCall("toolu_1", "f")], [TextPart("Let me "), TextPart("see.")]
+    )
+    assert anthropic.to_request([ChatMessage.user("hi"), calls])["messages"][1]["content"][0] == {
+        "type": "text",
+        "text": "Let me see.",
+    }
 
 
 def test_a_part_keeps_its_keys_and_another_providers_data_stays_home() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._content import ContentPart
+from ..._content import ContentPart, TextPart
 from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._json import join_key
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
@@ -226,9 +226,12 @@ def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, An
                 describe(block.get("signature")),
             )
     text = message.content
+    if type(text) is tuple and all(_PROVIDER not in part.provider_data for part in text):
+        # Anthropic's assistant turn holds one text: read back, its text blocks are joined. Parts
+        # with no Anthropic keys are written as that text, so the request reads back to itself.
+        text = "".join(part.text for part in text if isinstance(part, TextPart))
     if type(text) is tuple:
-        # Parts are written as they are, one text block each (its kept keys on it); the
-        # turn reads back as their text joined, the one text an assistant turn holds.
+        # Parts with kept keys (cache_control) are written as they are, one text block each.
         content = _part_blocks(text)
     elif not message.tool_calls and not replay.items:
         return {"role": "assistant", "content": text}
