@@ -6,7 +6,15 @@ from __future__ import annotations
 
 import pytest
 
-from toolturns import InvalidMessage, PartialToolCall, anthropic, openai
+from toolturns import (
+    ChatMessage,
+    InvalidMessage,
+    InvalidToolCall,
+    PartialToolCall,
+    anthropic,
+    openai,
+    responses,
+)
 
 
 def test_anthropic_snapshot_shows_arguments_given_whole_in_the_block_start() -> None:
@@ -55,3 +63,39 @@ def test_the_sse_invariant_reads_data_as_strictly_as_parse_sse() -> None:
 
     check_sse('data: {"a": 1}\n\ndata: {"x": Infinity}\n\ndata: [DONE]\n')
     check_sse('data: {"x": 1e999}\n\n')
+
+
+def test_openai_call_without_id_and_a_name_whose_json_cannot_be_written_is_refused() -> None:
+    """A call with no id has one made up from what it is; a name that is no text (here an int too
+    long to write) gives the name's error, not Python's ValueError from making the id."""
+    call = {"type": "function", "function": {"name": [10**5000], "arguments": "{}"}}
+    body = {
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "tool_calls": [call]}}]
+    }
+    with pytest.raises(InvalidToolCall) as caught:
+        openai.from_response(body)
+    assert caught.value.path == "choices[0].message.tool_calls[0].function.name"
+
+
+def test_responses_message_kept_whole_reads_back_when_replayed() -> None:
+    """A response's message item that from_response keeps whole (a refusal, a second message)
+    must be one from_request reads back; a malformed one is refused where it stands."""
+    refusal = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "content": [{"type": "refusal", "refusal": "No."}],
+    }
+    second = {
+        "type": "message",
+        "id": "msg_2",
+        "role": "assistant",
+        "content": [{"type": "output_text", "text": "Later.", "annotations": []}],
+    }
+    turn = responses.from_response({"output": [refusal, second]})
+    body = responses.to_request([ChatMessage.user("?"), turn])
+    assert responses.from_request(body) == [ChatMessage.user("?"), turn]
+    broken = {**refusal, "content": [{"type": None}]}
+    with pytest.raises(InvalidMessage) as refused:
+        responses.from_response({"output": [broken]})
+    assert refused.value.path == "output[0].content[0].type"

@@ -129,7 +129,8 @@ def test_any_events_give_only_our_errors(events: list[Any]) -> None:
 
 
 def test_a_snapshot_shows_the_first_messages_output_text_only() -> None:
-    """A refusal part is not text (from_response keeps such a message whole), nor is a later message."""
+    """The snapshot's text is the message from_response makes the turn's content of: a message with a
+    refusal part is kept whole, so the first message of text only is the turn's."""
     stream = StreamAssembler()
     stream.feed(
         {"type": "response.created", "response": {"id": "resp_1", "status": "in_progress", "output": []}}
@@ -158,4 +159,5 @@ def test_a_snapshot_shows_the_first_messages_output_text_only() -> None:
             },
         }
     )
-    assert stream.snapshot().content == "Sorry."
+    assert stream.snapshot().content == "Later."
+    assert stream.message().text == "Later."

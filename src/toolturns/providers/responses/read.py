@@ -15,7 +15,7 @@ from .._native import kept, unmodelled
 from .parts import read_part
 from .write import CALL_KEYS, MESSAGE_KEYS, OUTPUT_KEYS
 
-__all__ = ["finish_reason", "from_request", "from_response"]
+__all__ = ["finish_reason", "from_request", "from_response", "plain_message"]
 
 _PROVIDER = "responses"
 _INPUT_ROLES = {"system": Role.SYSTEM, "developer": Role.DEVELOPER, "user": Role.USER}
@@ -87,8 +87,10 @@ def from_response(body: object) -> ChatMessage:
         with at(f"output[{number}]"):
             item = _item(item)
             kind = item.get("type")
-            if kind == "message" and turn.content is None and _plain(item):
-                turn.message(item)
+            if not isinstance(kind, str):  # an input item may leave it out; an output item has it
+                raise InvalidMessage("type", "must be an item type (a string)", describe(kind))
+            if kind == "message":
+                turn.message_item(item)
             elif kind == "function_call":
                 turn.call(item)
             else:
@@ -126,8 +128,8 @@ def _item(value: object) -> dict[str, Any]:
     return dict(value)
 
 
-def _plain(item: Mapping[str, Any]) -> bool:
-    """A message item the model holds: its content is text only (not a ``refusal``)."""
+def plain_message(item: Mapping[str, Any]) -> bool:
+    """A message item the model holds: an assistant's, its content text only (not a ``refusal``)."""
     content = item.get("content")
     return item.get("role") == "assistant" and (
         isinstance(content, str)
@@ -157,6 +159,21 @@ class _Turn:
         self.content = _content(item, output_shape="id" in item)
         self.message_keys = unmodelled(item, MESSAGE_KEYS)
         self.count += 1
+
+    def follows_message(self) -> bool:
+        """Whether the turn's last item is a message item (its own or one kept whole)."""
+        if self.items and self.items[-1][0] == self.count - 1:
+            return bool(self.items[-1][1].get("type") == "message")
+        return self.content is not None and not self.calls and self.count > 0
+
+    def message_item(self, item: Mapping[str, Any]) -> None:
+        """The first message item of text is the turn's; any other (a refusal, a second
+        message) is kept whole, as the same reading gives it back (``_refuse_unreadable``)."""
+        if self.content is None and plain_message(item):
+            self.message(item)
+        else:
+            _refuse_unreadable(item)
+            self.keep(item)
 
     def call(self, item: Mapping[str, Any]) -> None:
         self.calls.append(_call(item))
@@ -198,6 +215,11 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
             kind = item.get("type", "message" if "role" in item else None)
             if kind == "message" and item.get("role") == "assistant":
                 carried: list[Mapping[str, Any]] = []
+                if turn is not None and turn.follows_message() and (not plain_message(item) or "id" in item):
+                    # A refusal, or a response's second message, right after the turn's message:
+                    # kept in that turn, as from_response read it.
+                    turn.message_item(item)
+                    continue
                 if turn is not None and turn.opened:
                     carried = turn.trailing_reasoning()
                     messages.append(turn.close())
@@ -206,7 +228,7 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
                     turn = _Turn()
                     for kept_item in carried:
                         turn.keep(kept_item)
-                turn.message(item)
+                turn.message_item(item)
             elif kind in ("message", "function_call_output"):
                 if turn is not None:
                     messages.append(turn.close())
@@ -224,6 +246,30 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
     if turn is not None:
         messages.append(turn.close())
     return messages
+
+
+def _refuse_unreadable(item: Mapping[str, Any]) -> None:
+    """A message item of a response kept whole must read back when it is replayed: an
+    assistant message whose parts are ``output_text`` or ``refusal``, each with its text."""
+    if item.get("role") != "assistant":
+        raise InvalidMessage("role", "must be 'assistant' in a response", describe(item.get("role")))
+    content = dumped(item.get("content"))
+    if isinstance(content, str):
+        return
+    if not isinstance(content, (list, tuple)):
+        raise InvalidMessage("content", "must be a string or an array of content parts", describe(content))
+    for number, part in enumerate(content):
+        part = dumped(part)
+        if not isinstance(part, Mapping):
+            raise InvalidMessage(f"content[{number}]", "must be a content part object", describe(part))
+        kind = part.get("type")
+        key = {"output_text": "text", "refusal": "refusal"}.get(kind) if isinstance(kind, str) else None
+        if key is None:
+            raise InvalidMessage(
+                f"content[{number}].type", "must be 'output_text' or 'refusal'", describe(kind)
+            )
+        if not isinstance(part.get(key), str):
+            raise InvalidMessage(f"content[{number}].{key}", "must be a string", describe(part.get(key)))
 
 
 def _content(item: Mapping[str, Any], *, output_shape: bool) -> str | tuple[ContentPart, ...]:
@@ -254,7 +300,8 @@ _PLAIN_TEXT_KEYS = frozenset({"type", "text", "annotations"})
 
 
 def _input_message(item: Mapping[str, Any]) -> ChatMessage:
-    role = _INPUT_ROLES.get(item.get("role"))  # type: ignore[arg-type]
+    given = item.get("role")
+    role = _INPUT_ROLES.get(given) if isinstance(given, str) else None
     if role is None:
         raise InvalidMessage(
             "role", "must be 'system', 'developer', 'user' or 'assistant'", describe(item.get("role"))

@@ -509,9 +509,11 @@ class StreamAssembler(Assembler):
         return from_response(self._builder.response())
 
     def _content(self) -> str:
-        # The first message item's text, as from_response makes the turn's content of it.
+        # The text of the message item from_response makes the turn's content of: the first of text only.
+        from .read import plain_message
+
         for item in self._builder.items():
-            if item.get("type") == "message":
+            if item.get("type") == "message" and plain_message(item):
                 texts = []
                 for part in item.get("content") or ():
                     if isinstance(part, dict) and part.get("type") == "output_text":
