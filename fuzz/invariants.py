@@ -14,6 +14,7 @@ and toolturns only: the test suite imports this module without atheris.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -113,13 +114,17 @@ def wire_text(wire: object, where: str) -> str:
 
 
 def openai_view(message: ChatMessage) -> ChatMessage:
-    """``message`` as the OpenAI wire carries it: no provider data, is_error false."""
+    """``message`` as the OpenAI wire carries it: no provider data (the message's, its calls',
+    its parts'), is_error false."""
     calls = None
     if message.tool_calls is not None:
         calls = [ToolCall(c.id, c.name, c.arguments_json, extra=c.extra) for c in message.tool_calls]
+    content = message.content
+    if type(content) is tuple:
+        content = tuple(dataclasses.replace(part, provider_data={}) for part in content)
     return ChatMessage(
         message.role,
-        message.content,
+        content,
         tool_calls=calls,
         tool_call_id=message.tool_call_id,
         name=message.name,
@@ -249,9 +254,16 @@ class Codec:
 # behaviour (docs/providers.md), per provider. A registered provider missing here stops the
 # import with a KeyError naming it: say how its wire behaves before it is fuzzed.
 #: Whether to_request sends every transcript from_request reads (see Codec.sends_what_it_reads).
-_SENDS_WHAT_IT_READS = {"openai": True, "anthropic": False, "gemini": False, "ollama": True}
+_SENDS_WHAT_IT_READS = {
+    "openai": True,
+    "anthropic": False,
+    "gemini": False,
+    "ollama": True,
+    # Reads a reasoning item with nothing after it, or an item id twice; refuses to send them.
+    "responses": False,
+}
 #: Whether the wire says a tool failed (see Codec.carries_is_error).
-_CARRIES_IS_ERROR = {"openai": False, "anthropic": True, "gemini": True, "ollama": False}
+_CARRIES_IS_ERROR = {"openai": False, "anthropic": True, "gemini": True, "ollama": False, "responses": False}
 
 
 def _documented(table: dict[str, bool], provider: Provider) -> bool:
@@ -405,7 +417,7 @@ def check_stream(codec: Codec, items: object) -> None:
 def check_snapshot(snapshot: StreamSnapshot, turn: ChatMessage, finish_reason: str | None) -> None:
     """The live view at the end shows the assembled turn: its text, and each call's id (when
     known), name and argument text (an empty text meaning no arguments, as everywhere)."""
-    assert snapshot.content == turn.content, "snapshot text differs from the message"
+    assert snapshot.content == turn.text, "snapshot text differs from the message"
     assert snapshot.finish_reason == finish_reason
     calls = turn.tool_calls or ()
     assert len(snapshot.tool_calls) == len(calls), "snapshot shows another number of calls"

@@ -91,6 +91,13 @@ def _examples() -> list[dict[str, Any]]:
     return examples
 
 
+def _recorded_files(name: str, prefix: str) -> list[Any]:
+    """The goldens of ``tests/data/<name>/`` whose file name starts with ``prefix`` (the wires
+    recorded there rather than in wire_examples.json: OpenAI Responses)."""
+    folder = ROOT / "tests" / "data" / name
+    return [json.loads(path.read_text("utf-8")) for path in sorted(folder.glob(f"{prefix}*.json"))]
+
+
 def _stream_items(example: dict[str, Any]) -> list[Any]:
     """A recorded stream as the items to feed: SSE envelopes opened, ``[DONE]`` left out."""
     items = [item["data"] if isinstance(item, dict) and "event" in item else item for item in example["data"]]
@@ -124,9 +131,24 @@ def _responses(name: str, loop: list[ChatMessage]) -> list[Any]:
             made.append({"candidates": [{"content": body["contents"][-1], "finishReason": "STOP"}]})
         elif name == "ollama":
             made.append({"message": body["messages"][-1], "done": True, "created_at": "2025-01-01T00:00:00Z"})
+        elif name == "responses":
+            made.append({"object": "response", "status": "completed", "output": _output(body["input"][1:])})
         else:
             raise _unknown(name)
     return made
+
+
+def _output(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Request items as a response's output items: text content as one ``output_text``, ids given."""
+    output = []
+    for number, item in enumerate(items):
+        if item["type"] == "message" and isinstance(item["content"], str):
+            text = {"type": "output_text", "text": item["content"], "annotations": []}
+            item = {**item, "id": f"msg_{number}", "status": "completed", "content": [text]}
+        elif item["type"] == "function_call":
+            item = {**item, "id": f"fc_{number}", "status": "completed"}
+        output.append(item)
+    return output
 
 
 def _halves(text: str) -> list[str]:
@@ -251,10 +273,58 @@ def _streams(name: str, loop: list[ChatMessage]) -> list[list[Any]]:
             items.append(
                 {**line({"role": "assistant", "content": ""}, True), "done_reason": "stop", "eval_count": 9}
             )
+        elif name == "responses":
+            items = _events(body)
         else:
             raise _unknown(name)
         made.append(items)
     return made
+
+
+def _events(response: dict[str, Any]) -> list[dict[str, Any]]:
+    """The events the Responses API streams for ``response``: each item added, its text or
+    argument text in two deltas, done; then the whole response."""
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": {**response, "status": "in_progress", "output": []}}
+    ]
+    for index, item in enumerate(response["output"]):
+        where = {"output_index": index, "item_id": item["id"]}
+        if item["type"] == "message":
+            events.append(
+                {
+                    "type": "response.output_item.added",
+                    "output_index": index,
+                    "item": {**item, "content": [], "status": "in_progress"},
+                }
+            )
+            for number, part in enumerate(item["content"]):
+                events.append(
+                    {
+                        "type": "response.content_part.added",
+                        **where,
+                        "content_index": number,
+                        "part": {**part, "text": ""},
+                    }
+                )
+                events += [
+                    {"type": "response.output_text.delta", **where, "content_index": number, "delta": piece}
+                    for piece in _halves(part["text"])
+                ]
+        else:
+            events.append(
+                {
+                    "type": "response.output_item.added",
+                    "output_index": index,
+                    "item": {**item, "arguments": "", "status": "in_progress"},
+                }
+            )
+            events += [
+                {"type": "response.function_call_arguments.delta", **where, "delta": piece}
+                for piece in _halves(item["arguments"])
+            ]
+        events.append({"type": "response.output_item.done", "output_index": index, "item": item})
+    events.append({"type": "response.completed", "response": response})
+    return events
 
 
 def _jsonl(name: str) -> list[Any]:
@@ -275,15 +345,18 @@ def seeds(target: str) -> list[Any]:
     name, _, kind = target.partition("_")
     if kind == "request":
         recorded = [e["data"] for e in examples if e["provider"] == name and e["kind"] == "request_messages"]
+        recorded += _recorded_files(name, "request_")
         written = PROVIDERS[name].codec.to_request(loop, keep_invalid_arguments=True, drop_unsupported=True)
         return [*recorded, written, *_written(name, _parts_loop())]
     if kind == "response":
         recorded = [e["data"] for e in examples if e["provider"] == name and e["kind"] == "response_message"]
+        recorded += _recorded_files(name, "response_")
         return [*recorded, *_responses(name, loop)]
     if kind == "stream":
         recorded = [
             _stream_items(e) for e in examples if e["provider"] == name and e["kind"] == "stream_chunks"
         ]
+        recorded += [recorded_stream["events"] for recorded_stream in _recorded_files(name, "stream_")]
         return [*recorded, *_streams(name, loop)]
     if target == "message":
         return [m.to_wire() for m in [*loop, *_parts_loop()]] + [

@@ -9,6 +9,7 @@ mode) and its ``model_dump(mode="json")`` to what it reads from the JSON.
 from __future__ import annotations
 
 import contextlib
+import json
 import types
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import anthropic.types as anthropic_types
 import ollama as ollama_sdk
 import openai.types.chat as openai_types
+import openai.types.responses as responses_types
 import openai.types.shared as openai_shared
 import pydantic
 import pytest
@@ -23,9 +25,9 @@ from google.genai import types as genai_types
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.conftest import wire_examples
+from tests.conftest import DATA, wire_examples
 from tests.property.strategies import json_values
-from toolturns import ChatMessage, MessageError, Tool, ToolCall, anthropic, gemini, ollama, openai
+from toolturns import ChatMessage, MessageError, Tool, ToolCall, anthropic, gemini, ollama, openai, responses
 from toolturns._sdk import dumped
 from toolturns.providers import PROVIDERS, Codec
 
@@ -38,6 +40,10 @@ _AS_GIVEN_IDS = ["object", "model_dump", "model_dump_json_mode"]
 
 
 def _example(example_id: str) -> Any:
+    if example_id.startswith("responses/"):  # the Responses goldens are files of their own
+        body = json.loads((DATA / f"{example_id}.json").read_text("utf-8"))
+        # Their usage predates the SDK's required cache_write_tokens; no turn reads usage.
+        return {key: value for key, value in body.items() if key != "usage"}
     (example,) = [e for e in wire_examples(example_id.split("-")[0]) if e["id"] == example_id]
     return example["data"]
 
@@ -50,6 +56,8 @@ _RESPONSES = [
     (anthropic, anthropic_types.Message, "anthropic-text-plus-tool-use-response"),
     (gemini, genai_types.GenerateContentResponse, "gemini-functioncall-response"),
     (ollama, ollama_sdk.ChatResponse, "ollama-nonstream-tool-call-response"),
+    (responses, responses_types.Response, "responses/response_function_call"),
+    (responses, responses_types.Response, "responses/response_text"),
 ]
 
 
@@ -73,27 +81,30 @@ def _response_turn_objects() -> list[tuple[Codec, object, object]]:
     )
     assert gemini_response.candidates
     chat_response = ollama_sdk.ChatResponse.model_validate(_example("ollama-nonstream-tool-call-response"))
+    output = responses_types.Response.model_validate(_example("responses/response_function_call"))
     return [
         # messages.append(completion.choices[0].message)
-        (openai, chat.choices[0].message, chat.choices[0].message),
+        (openai, chat.choices[0].message, [chat.choices[0].message]),
         # messages.append({"role": "assistant", "content": message.content})
-        (anthropic, message, {"role": "assistant", "content": message.content}),
+        (anthropic, message, [{"role": "assistant", "content": message.content}]),
         # contents.append(response.candidates[0].content)
-        (gemini, gemini_response, gemini_response.candidates[0].content),
+        (gemini, gemini_response, [gemini_response.candidates[0].content]),
         # messages.append(response.message)
-        (ollama, chat_response, chat_response.message),
+        (ollama, chat_response, [chat_response.message]),
+        # input += response.output
+        (responses, output, list(output.output)),
     ]
 
 
 @pytest.mark.parametrize(("codec", "response", "appended"), _response_turn_objects(), ids=list(PROVIDERS))
 def test_from_request_reads_sdk_objects_appended_to_a_plain_history(
-    codec: Codec, response: object, appended: object
+    codec: Codec, response: object, appended: list[object]
 ) -> None:
     """The SDKs' tool loops append the response's own objects to a list of dicts."""
     history: list[object] = [
         {"role": "user", "parts": [{"text": "Hi"}]} if codec is gemini else {"role": "user", "content": "Hi"}
     ]
-    history.append(appended)
+    history.extend(appended)
     read = codec.from_request(history)
     assert read[0] == ChatMessage.user("Hi")
     (turn,) = read[1:]

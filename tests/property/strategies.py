@@ -83,8 +83,9 @@ MAX_INT_DIGITS = sys.get_int_max_str_digits() or 4300
 #: The largest int that still has a JSON text.
 HUGE_INT: int = 10**MAX_INT_DIGITS - 1
 
-#: Keys ChatMessage models, so they can never be extra keys of a message.
-MESSAGE_RESERVED = frozenset({"role", "content", "name", "tool_calls", "tool_call_id", "is_error"})
+#: Keys ChatMessage models, so they can never be extra keys of a message, and ``parsed``, which
+#: reading drops as the openai SDK's copy of the content (``_message._DERIVED``).
+MESSAGE_RESERVED = frozenset({"role", "content", "name", "tool_calls", "tool_call_id", "is_error", "parsed"})
 #: Keys ToolCall models at the top of its wire dict.
 CALL_RESERVED = frozenset({"id", "type", "function"})
 

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Frozen, wire_examples
+from tests.conftest import DATA, Frozen, wire_examples
 from tests.property import strategies as s
 from tests.providers.anthropic.test_stream import equivalent_response as anthropic_whole
 from tests.providers.fake import codec as echo_codec
@@ -44,6 +44,7 @@ from toolturns import (
     gemini,
     ollama,
     openai,
+    responses,
 )
 from toolturns._cli import main
 from toolturns.providers import PROVIDERS, Codec, Provider, register, unregister
@@ -53,6 +54,7 @@ from toolturns.providers.anthropic import rules as anthropic_rules
 from toolturns.providers.gemini import rules as gemini_rules
 from toolturns.providers.ollama import rules as ollama_rules
 from toolturns.providers.openai import rules as openai_rules
+from toolturns.providers.responses import rules as responses_rules
 
 # -- the fake wire, registered for this module ----------------------------------------------
 
@@ -68,8 +70,14 @@ ECHO = Provider(
 # built-in ones below.
 _ECHO_CODEC: Codec = echo_codec
 _ECHO_RULES: Rules = echo_rules
-_BUILT_IN_CODECS: tuple[Codec, ...] = (openai, anthropic, gemini, ollama)
-_BUILT_IN_RULES: tuple[Rules, ...] = (openai_rules, anthropic_rules, gemini_rules, ollama_rules)
+_BUILT_IN_CODECS: tuple[Codec, ...] = (openai, anthropic, gemini, ollama, responses)
+_BUILT_IN_RULES: tuple[Rules, ...] = (
+    openai_rules,
+    anthropic_rules,
+    gemini_rules,
+    ollama_rules,
+    responses_rules,
+)
 
 #: Every provider the tests run on: the registry as it is while this module runs.
 NAMES = [*PROVIDERS, ECHO.name]
@@ -136,7 +144,14 @@ TOOLS = [
 # -- the per-provider tables ------------------------------------------------------------------
 
 #: Whether the wire says that a tool failed (``is_error``): OpenAI's and Ollama's have no field for it.
-CARRIES_IS_ERROR = {"openai": False, "anthropic": True, "gemini": True, "ollama": False, "echo": True}
+CARRIES_IS_ERROR = {
+    "openai": False,
+    "anthropic": True,
+    "gemini": True,
+    "ollama": False,
+    "responses": False,
+    "echo": True,
+}
 
 #: One malformed body per reader, and the native place its error must be reported at.
 MALFORMED: dict[str, list[tuple[str, Any, str]]] = {
@@ -217,6 +232,24 @@ MALFORMED: dict[str, list[tuple[str, Any, str]]] = {
             "tools[0].function",
         ),
     ],
+    "responses": [
+        (
+            "from_request",
+            {
+                "input": [
+                    {"type": "message", "role": "user", "content": "hi"},
+                    {"type": "function_call", "call_id": "c1", "name": "", "arguments": "{}"},
+                ]
+            },
+            "input[1].name",
+        ),
+        (
+            "from_response",
+            {"object": "response", "output": [{"type": "function_call", "call_id": 5, "name": "f"}]},
+            "output[0]",
+        ),
+        ("read_tools", [{"type": "function", "name": "f", "title": "F"}], "tools[0].title"),
+    ],
     "echo": [
         ("from_request", {"turns": [{"role": "user", "content": 5}]}, "turns[0].content"),
         ("from_response", {"turn": {"role": "user", "content": "hi"}}, "turn.role"),
@@ -284,6 +317,27 @@ def _gemini_streams() -> list[tuple[list[Any], Any]]:
     return made
 
 
+def _responses_streams() -> list[tuple[list[Any], Any]]:
+    """The recorded event streams that end with a response, each with that response. OpenAI
+    encrypts a reasoning item again each time it writes it: the closing event's copy has another
+    ``encrypted_content`` than the ``output_item.done`` the stream gave, which is the one kept."""
+    made = []
+    for path in sorted((DATA / "responses").glob("stream_*.json")):
+        events: list[Any] = json.loads(path.read_text("utf-8"))["events"]
+        whole = events[-1]["response"]
+        if not whole["output"]:  # a failed response: nothing to assemble
+            continue
+        done = {e["item"]["id"]: e["item"] for e in events if e["type"] == "response.output_item.done"}
+        output = [
+            {**item, "encrypted_content": done[item["id"]]["encrypted_content"]}
+            if "encrypted_content" in item
+            else item
+            for item in whole["output"]
+        ]
+        made.append((events, {**whole, "output": output}))
+    return made
+
+
 def _echo_streams() -> list[tuple[list[Any], Any]]:
     calls = [
         ToolCall("call_1", "get_weather", '{"city": "Paris"}').to_wire(),
@@ -307,6 +361,7 @@ STREAMS: dict[str, Callable[[], list[tuple[list[Any], Any]]]] = {
     "anthropic": _anthropic_streams,
     "gemini": _gemini_streams,
     "ollama": lambda: [(items, ollama_whole(items)) for items in _recorded("ollama")],
+    "responses": _responses_streams,
     "echo": _echo_streams,
 }
 
@@ -566,7 +621,7 @@ def test_a_stream_assembles_into_its_whole_response_and_cuts_anywhere(name: str)
             except MessageError:
                 continue
             assert turn.role is Role.ASSISTANT
-            assert snapshot.content == turn.content
+            assert snapshot.content == turn.text
             assert [partial.name for partial in snapshot.tool_calls] == [
                 c.name for c in turn.tool_calls or ()
             ]

@@ -11,10 +11,10 @@ _EXTRA = Provider("extra", "Extra", "toolturns.openai", "toolturns.providers.ope
 
 
 def test_the_built_in_wires_come_in_order() -> None:
-    """The four wires of 0.1, in the order the docs name them; the repr lists them."""
-    assert list(PROVIDERS) == ["openai", "anthropic", "gemini", "ollama"]
-    assert len(PROVIDERS) == 4
-    assert repr(PROVIDERS) == "PROVIDERS(openai, anthropic, gemini, ollama)"
+    """The four wires of 0.1 and OpenAI Responses, in the order the docs name them; the repr lists them."""
+    assert list(PROVIDERS) == ["openai", "anthropic", "gemini", "ollama", "responses"]
+    assert len(PROVIDERS) == 5
+    assert repr(PROVIDERS) == "PROVIDERS(openai, anthropic, gemini, ollama, responses)"
 
 
 def test_the_registry_cannot_be_changed_in_place() -> None:
@@ -39,7 +39,7 @@ def test_register_adds_a_wire_and_unregister_removes_it() -> None:
         unregister("extra")
     assert "extra" not in PROVIDERS
     unregister("extra")  # removing a wire that is not there is nothing
-    assert list(PROVIDERS) == ["openai", "anthropic", "gemini", "ollama"]
+    assert list(PROVIDERS) == ["openai", "anthropic", "gemini", "ollama", "responses"]
 
 
 def test_a_built_in_wire_cannot_be_removed() -> None:

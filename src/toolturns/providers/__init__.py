@@ -12,7 +12,7 @@ import every codec.
 
 >>> from toolturns.providers import PROVIDERS
 >>> list(PROVIDERS)
-['openai', 'anthropic', 'gemini', 'ollama']
+['openai', 'anthropic', 'gemini', 'ollama', 'responses']
 >>> PROVIDERS["anthropic"].arguments
 'object'
 >>> PROVIDERS["gemini"].codec.to_request([])
@@ -129,6 +129,7 @@ _REGISTERED: dict[str, Provider] = {
         _builtin("anthropic", "Anthropic", "object"),
         _builtin("gemini", "Gemini", "object"),
         _builtin("ollama", "Ollama", "object"),
+        _builtin("responses", "OpenAI Responses", "text"),
     )
 }
 

@@ -22,6 +22,7 @@ __all__ = [
     "CARRIES",
     "DUPLICATE_ITEM",
     "INVALID_TOOL_NAME",
+    "IS_ERROR",
     "NOT_CARRIED",
     "NO_TOOL_CALL",
     "NO_TOOL_OUTPUT",
@@ -32,6 +33,7 @@ __all__ = [
     "check_call",
     "check_exchange",
     "check_part",
+    "is_error_refused",
 ]
 
 _LINK = "https://platform.openai.com/docs/api-reference/responses/create"
@@ -117,8 +119,26 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
 _KINDS = {AudioPart: "an audio part", ImagePart: "an image part", FilePart: "a file part"}
 
 
+#: A tool result's ``is_error``: a ``function_call_output`` has no key for it (``CARRIES``).
+IS_ERROR = "is_error=True (a function_call_output has no such key)"
+
+
+def is_error_refused(index: int) -> tuple[str, str]:
+    """Where and why a tool result's ``is_error=True`` cannot be sent: the codec raises it
+    (unless told to drop it), ``check_transcript`` reports it."""
+    return (
+        f"messages[{index}].is_error",
+        f"OpenAI Responses cannot carry {IS_ERROR} ({CARRIES.unsupported.says}); "
+        "to_request(..., drop_unsupported=True) leaves it out",
+    )
+
+
 def check(findings: Findings) -> None:
-    """Nothing for the transcript as a whole yet: the exchange rules are the codec's."""
+    """What the wire has no place for beyond ``CARRIES``: a tool result's ``is_error``."""
+    for index, message in findings.readable:
+        if message.is_error:
+            path, why = is_error_refused(index)
+            findings.add(index, path, CARRIES.unsupported, why)
 
 
 def check_call(findings: Findings, index: int, position: int, call: ToolCall) -> None:

@@ -11,10 +11,10 @@ from ..._extra import EMPTY
 from ..._message import ChatMessage, Role
 from ..._tool import Tool
 from .._native import Replay, placed, replay_of
-from .._shared import check_messages, messages_unsupported, refuse_parts
+from .._shared import check_messages, refuse_unsupported
 from . import rules
 from .parts import write_part
-from .tools import cannot_carry, check_tools, tool_definition
+from .tools import check_tools, tool_definition
 
 __all__ = ["CALL_KEYS", "MESSAGE_KEYS", "OUTPUT_KEYS", "to_request"]
 
@@ -23,7 +23,6 @@ _PROVIDER = "responses"
 MESSAGE_KEYS = frozenset({"type", "role", "content"})
 CALL_KEYS = frozenset({"type", "call_id", "name", "arguments"})
 OUTPUT_KEYS = frozenset({"type", "call_id", "output"})
-_DROP = "; drop_unsupported=True drops it"
 
 
 def to_request(
@@ -62,9 +61,9 @@ def to_request(
     [{'type': 'message', 'role': 'user', 'content': 'Time?'}, {'type': 'function_call', 'call_id': 'call_1', 'name': 'get_time', 'arguments': '{}'}, {'type': 'function_call_output', 'call_id': 'call_1', 'output': '12:00'}]
     """
     checked = check_messages(messages)
-    refuse_parts(checked, rules.check_part)
+    refuse_unsupported(checked, rules.CARRIES, _PROVIDER, drop=drop_unsupported)
     if not drop_unsupported:
-        _refuse_unsupported(checked)
+        _refuse_is_error(checked)
     items: list[dict[str, Any]] = []
     ids: dict[str, int] = {}  # each kept item id, and the message that sent it first
     for index, message in enumerate(checked):
@@ -99,15 +98,10 @@ def _refuse_repeated_ids(written: list[dict[str, Any]], index: int, ids: dict[st
         ids[item_id] = index
 
 
-def _refuse_unsupported(messages: Sequence[ChatMessage]) -> None:
-    for path, what in messages_unsupported(enumerate(messages), rules.CARRIES, _PROVIDER):
-        raise InvalidMessage(path, cannot_carry(what) + _DROP)
+def _refuse_is_error(messages: Sequence[ChatMessage]) -> None:
     for index, message in enumerate(messages):
         if message.is_error:
-            raise InvalidMessage(
-                f"messages[{index}].is_error",
-                cannot_carry("is_error=True (a function_call_output has no such key)") + _DROP,
-            )
+            raise InvalidMessage(*rules.is_error_refused(index))
 
 
 def _items(message: ChatMessage) -> list[dict[str, Any]]:
