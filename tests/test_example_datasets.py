@@ -18,8 +18,9 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 CLEAN = EXAMPLES / "transcripts.jsonl"
 BROKEN = EXAMPLES / "broken.jsonl"
 
-#: Every code docs/transcripts.md and docs/cli.md list; ``not_convertible`` can only
-#: come from ChatMessage values built in code (provider_data), never from a JSONL line,
+#: Every code docs/transcripts.md and docs/cli.md list; ``not_convertible`` and the Responses
+#: codes ``reasoning_without_following``, ``call_without_reasoning`` and ``duplicate_item`` can
+#: only come from ChatMessage values built in code (provider_data), never from a JSONL line,
 #: and ``line_too_long`` needs a line over ``--max-line-bytes`` (64 MiB by default).
 CODES = {
     "invalid_json",

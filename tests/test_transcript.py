@@ -24,6 +24,7 @@ from toolturns import (
     gemini,
     ollama,
     openai,
+    responses,
 )
 
 # (index, path, code) of each problem, in the order check_transcript gives them
@@ -67,6 +68,26 @@ def codes(messages: Any, **options: Any) -> list[str]:
 
 
 # -- every code: a transcript that triggers it, and a near-identical one that does not ------
+
+# Output items of Responses API responses, for the rules of that wire.
+REASONING = {"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "gAAAAB"}
+REPLY = {
+    "type": "message",
+    "id": "msg_1",
+    "role": "assistant",
+    "status": "completed",
+    "content": [{"type": "output_text", "text": "Sunny.", "annotations": []}],
+}
+WEB_SEARCH = {"type": "web_search_call", "id": "ws_1", "status": "completed"}
+CALL_ITEM = {
+    "type": "function_call",
+    "id": "fc_1",
+    "call_id": "call_1",
+    "name": "get_weather",
+    "arguments": "{}",
+    "status": "completed",
+}
+TIME_ITEM = {**CALL_ITEM, "id": "fc_3", "call_id": "call_2", "name": "get_time"}
 
 NAME_65 = "a" * 65
 ID_41 = "c" * 41
@@ -667,6 +688,57 @@ CASES = [
         [ASK, ChatMessage.assistant("Sunny.")],
         [(1, "messages[1].name", "unsupported")],
         {"target": "ollama"},
+    ),
+    case(
+        "unsupported",
+        [ASK, CALL_WEATHER, ChatMessage.tool_result("call_1", "timeout", is_error=True)],
+        [ASK, CALL_WEATHER, ChatMessage.tool_result("call_1", "timeout")],
+        [(2, "messages[2].is_error", "unsupported")],
+        {"target": "responses"},
+    ),
+    case(
+        "unsupported",
+        [ASK, responses.from_response({"output": [WEB_SEARCH, REPLY]})],
+        [ASK, responses.from_response({"output": [REPLY]})],
+        [(1, "messages[1].provider_data.responses.items[0]", "unsupported")],
+        {"target": "openai"},
+    ),
+    case(
+        "reasoning_without_following",
+        # A response cut (max_output_tokens) right after its reasoning.
+        [ASK, responses.from_response({"status": "incomplete", "output": [REASONING]})],
+        [ASK, responses.from_response({"output": [REASONING, REPLY]})],
+        [(1, "messages[1].provider_data.responses.items[0]", "reasoning_without_following")],
+        {"target": "responses"},
+    ),
+    case(
+        "call_without_reasoning",
+        [ASK, responses.from_response({"output": [CALL_ITEM, REASONING, TIME_ITEM]}), R1, R2],
+        [ASK, responses.from_response({"output": [REASONING, CALL_ITEM, TIME_ITEM]}), R1, R2],
+        [(1, "messages[1].tool_calls[0]", "call_without_reasoning")],
+        {"target": "responses"},
+    ),
+    case(
+        "duplicate_item",
+        # The same fc_ id on a call of a later turn (a turn pasted in twice, its call id changed).
+        [
+            ASK,
+            responses.from_response({"output": [CALL_ITEM]}),
+            R1,
+            AGAIN,
+            responses.from_response({"output": [{**CALL_ITEM, "call_id": "call_2"}]}),
+            R2,
+        ],
+        [
+            ASK,
+            responses.from_response({"output": [CALL_ITEM]}),
+            R1,
+            AGAIN,
+            responses.from_response({"output": [{**CALL_ITEM, "id": "fc_2", "call_id": "call_2"}]}),
+            R2,
+        ],
+        [(4, "messages[4]", "duplicate_item")],
+        {"target": "responses"},
     ),
     case(
         "not_convertible",

@@ -154,6 +154,19 @@ def messages_unsupported(
             found.append((f"messages[{index}].name", f"the name {message.name!r}"))
         if message.extra is not EMPTY and not carries.extra:
             found.extend((join_key(f"messages[{index}]", key), f"the key {key!r}") for key in message.extra)
+        if (
+            message.provider_data is not EMPTY
+            and provider != "responses"
+            and "responses" in message.provider_data
+        ):
+            # A built-in tool call or a message the Responses wire kept whole: what the model did
+            # or said, which only that wire can replay (its rules say which items those are).
+            from .responses.rules import kept_for_this_wire_only  # loaded only for such a turn
+
+            found.extend(
+                (f"messages[{index}].{path}", what)
+                for path, what in kept_for_this_wire_only(message.provider_data)
+            )
     return found
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from typing import Any
 
 import pydantic
@@ -12,6 +13,7 @@ from openai.types.responses import ResponseInputParam
 
 from tests.property.strategies import arbitrary_json, raw_argument_texts, unicode_text
 from toolturns import ChatMessage, FilePart, ImagePart, MessageError, TextPart, ToolCall, openai, responses
+from toolturns.providers import PROVIDERS
 
 _PNG = "iVBORw0KGgo="
 _IDS = st.integers(0, 10**6).map(lambda number: f"call_{number}")
@@ -120,3 +122,62 @@ def test_only_our_errors_escape_the_readers(value: object) -> None:
     ):
         with contextlib.suppress(MessageError):
             reader(value)
+
+
+#: In every reasoning item's id, summary and encrypted content: no other wire's body may hold it.
+_SECRET = "rs-secret-"
+
+
+@st.composite
+def _reasoning_responses(draw: st.DrawFn) -> dict[str, Any]:
+    """A response whose output has reasoning items (encrypted, with a summary) before its calls, and
+    text before the calls (a message after them is written before them: docs/providers.md)."""
+    text = [{"type": "output_text", "text": draw(unicode_text(min_size=1)), "annotations": []}]
+    message = {"type": "message", "id": "msg_1", "role": "assistant", "status": "completed", "content": text}
+    output: list[dict[str, Any]] = []
+    for number in range(draw(st.integers(1, 3))):
+        summary = [{"type": "summary_text", "text": f"{_SECRET}{draw(unicode_text())}"}]
+        output.append(
+            {
+                "type": "reasoning",
+                "id": f"rs_{_SECRET}{number}",
+                "summary": summary,
+                "encrypted_content": _SECRET,
+            }
+        )
+        if number == 0 and draw(st.booleans()):
+            output.append(message)  # a preamble after the first reasoning item
+        output.append(
+            {
+                "type": "function_call",
+                "id": f"fc_{number}",
+                "call_id": f"call_{number}",
+                "name": draw(_NAMES),
+                "arguments": draw(st.sampled_from(['{"city": "Paris"}', "{}", '{"n": [1, 2]}'])),
+                "status": "completed",
+            }
+        )
+    if message not in output:
+        output.insert(0, message)
+    return {"object": "response", "status": "completed", "output": output}
+
+
+@given(_reasoning_responses())
+def test_reasoning_never_leaks_into_another_wire(response: dict[str, Any]) -> None:
+    """A turn read from a response with reasoning goes to every other wire with its calls and text,
+    and without a trace of its reasoning items (ids, summaries, encrypted content); sent back to
+    this wire, every output item is there again, in its order."""
+    turn = responses.from_response(response)
+    results = [ChatMessage.tool_result(call.id, "ok") for call in turn.tool_calls or ()]
+    history = [ChatMessage.user("Weather?"), turn, *results]
+    assert responses.to_request(history)["input"][1 : 1 + len(response["output"])] == response["output"]
+    for name in PROVIDERS:
+        if name == "responses":
+            continue
+        body = PROVIDERS[name].codec.to_request(history)
+        assert _SECRET not in json.dumps(body), name
+        (again,) = [message for message in PROVIDERS[name].codec.from_request(body) if message.tool_calls]
+        assert [(call.name, call.arguments) for call in again.tool_calls or ()] == [
+            (call.name, call.arguments) for call in turn.tool_calls or ()
+        ], name
+        assert again.text == turn.text, name

@@ -67,6 +67,9 @@ def from_response(body: object) -> ChatMessage:
     tool calls, a message with a ``refusal``) is kept whole where it stood,
     and ``to_request`` sends it back to this wire only.
 
+    A failed response (``status: "failed"``) has no turn: it raises at
+    ``error``, saying what the provider said.
+
     Raises:
         MessageError: the path names the place (``output[1].call_id``).
 
@@ -79,6 +82,10 @@ def from_response(body: object) -> ChatMessage:
     body = dumped(body)
     if not isinstance(body, Mapping):
         raise InvalidMessage("", "must be a response object", describe(body))
+    if body.get("status") == "failed":
+        raise InvalidMessage(
+            "error", "says the response failed: it has no turn to read", _said(body.get("error"))
+        )
     output = body.get("output")
     if not isinstance(output, (list, tuple)):
         raise InvalidMessage("output", "must be an array of output items", describe(output))
@@ -96,6 +103,15 @@ def from_response(body: object) -> ChatMessage:
             else:
                 turn.keep(item)
     return turn.close()
+
+
+def _said(error: object) -> str:
+    """What a failed response's ``error`` says: ``code: message``, else the value described."""
+    error = dumped(error)
+    if isinstance(error, Mapping) and isinstance(error.get("message"), str):
+        code = error.get("code")
+        return f"{code}: {error['message']}" if isinstance(code, str) else str(error["message"])
+    return describe(error)
 
 
 def finish_reason(body: object) -> str | None:

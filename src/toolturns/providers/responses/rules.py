@@ -9,10 +9,12 @@ built-in tool calls), which the codec keeps and replays to this wire only.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
+from typing import Any
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
+from ..._extra import EMPTY
 from ..._message import ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule
@@ -34,6 +36,9 @@ __all__ = [
     "check_exchange",
     "check_part",
     "is_error_refused",
+    "kept_for_this_wire_only",
+    "misplaced_reasoning",
+    "repeated_ids",
 ]
 
 _LINK = "https://platform.openai.com/docs/api-reference/responses/create"
@@ -133,12 +138,104 @@ def is_error_refused(index: int) -> tuple[str, str]:
     )
 
 
+def misplaced_reasoning(
+    turn: Sequence[Mapping[str, Any]], kept_at: Mapping[int, int]
+) -> tuple[str, str, str] | None:
+    """Where (in the message), why and at which item id (its repr) the turn breaks a reasoning rule, or None.
+
+    ``turn`` is the items the codec writes for one assistant turn, ``kept_at``
+    the number in ``provider_data.responses.items`` of each kept one (by
+    ``id()``). A kept reasoning item needs an item after it in its turn
+    (``REASONING_WITHOUT_FOLLOWING``); in a turn that kept reasoning, a
+    replayed call (one with its ``fc_...`` id) needs a reasoning item before
+    it (``CALL_WITHOUT_REASONING``).
+    """
+    if not any(item.get("type") == "reasoning" for item in turn):
+        return None
+    reasoning_seen = False
+    calls = 0  # the modelled calls so far: the index of the next in tool_calls
+    for place, item in enumerate(turn):
+        kind = item.get("type")
+        if kind == "reasoning":
+            reasoning_seen = True
+            if place == len(turn) - 1:
+                return (
+                    f"provider_data.responses.items[{kept_at.get(id(item), 0)}]",
+                    f"is a reasoning item with no item after it in its turn ({REASONING_WITHOUT_FOLLOWING.says})",
+                    repr(item.get("id")),
+                )
+        elif kind == "function_call" and id(item) not in kept_at:
+            if "id" in item and not reasoning_seen:
+                return (
+                    f"tool_calls[{calls}]",
+                    f"comes before every reasoning item of its turn ({CALL_WITHOUT_REASONING.says})",
+                    repr(item["id"]),
+                )
+            calls += 1
+    return None
+
+
+def repeated_ids(index: int, turn: Sequence[Mapping[str, Any]], ids: dict[str, int]) -> Iterator[str]:
+    """Why each item id of message ``index``'s items that an earlier item has is refused
+    (``DUPLICATE_ITEM``); ``ids`` holds each id seen so far and its message, and learns these.
+    A turn replayed twice (a history appended to itself) would send its ids again."""
+    for item in turn:
+        item_id = item.get("id")
+        if not isinstance(item_id, str):
+            continue
+        first = ids.get(item_id)
+        if first is not None:
+            where = "twice" if first == index else f"that messages[{first}] sends too"
+            yield f"sends the item id {item_id!r} {where}: each item goes once ({DUPLICATE_ITEM.says})"
+        else:
+            ids[item_id] = index
+
+
+def kept_for_this_wire_only(provider_data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:
+    """What a turn read from this wire kept that no other wire can send, and that is not the
+    wire's own opaque state: each kept item but a ``reasoning`` one (a built-in tool call such as
+    ``web_search_call``, a message with a ``refusal``, a second message), as (path in the message,
+    what). Another wire's codec refuses it (``_shared.messages_unsupported``) rather than drop
+    what the model did or said; a reasoning item is left out there, as every wire's kept state is."""
+    entry = provider_data.get("responses")
+    items = entry.get("items") if isinstance(entry, Mapping) else None
+    if not isinstance(items, list):
+        return
+    for number, pair in enumerate(items):
+        item = pair[1] if isinstance(pair, list) and len(pair) == 2 else None
+        kind = item.get("type") if isinstance(item, Mapping) else None
+        if kind != "reasoning":
+            yield (
+                f"provider_data.responses.items[{number}]",
+                f"the OpenAI Responses item of type {kind!r} (only that wire can replay it)",
+            )
+
+
 def check(findings: Findings) -> None:
-    """What the wire has no place for beyond ``CARRIES``: a tool result's ``is_error``."""
+    """What the codec refuses beyond ``CARRIES`` and the parts: a tool result's ``is_error``,
+    reasoning items out of place, an item id sent twice. The items judged are those the
+    codec writes (``write.turn_items``), so what is reported is what ``to_request`` refuses."""
+    from ..._errors import MessageError
+    from .write import turn_items  # the codec's writer imports these rules: loaded when checking
+
+    ids: dict[str, int] = {}
     for index, message in findings.readable:
         if message.is_error:
             path, why = is_error_refused(index)
             findings.add(index, path, CARRIES.unsupported, why)
+        if message.provider_data is EMPTY and not message.tool_calls:
+            continue  # no kept item, no item id
+        try:
+            written, kept_at = turn_items(message)
+        except MessageError:
+            continue  # malformed kept data: check_transcript reports the codec's refusal
+        refused = misplaced_reasoning(written, kept_at)
+        if refused is not None:
+            path, why, item_id = refused
+            rule = REASONING_WITHOUT_FOLLOWING if path.startswith("provider_data") else CALL_WITHOUT_REASONING
+            findings.add(index, f"messages[{index}].{path}", rule, f"{why}, got {item_id}")
+        for why in repeated_ids(index, written, ids):
+            findings.add(index, f"messages[{index}]", DUPLICATE_ITEM, why)
 
 
 def check_call(findings: Findings, index: int, position: int, call: ToolCall) -> None:

@@ -10,13 +10,13 @@ from ..._errors import InvalidMessage, InvalidToolCall, MessageError
 from ..._extra import EMPTY
 from ..._message import ChatMessage, Role
 from ..._tool import Tool
-from .._native import Replay, placed, replay_of
+from .._native import placed, replay_of
 from .._shared import check_messages, refuse_unsupported
 from . import rules
 from .parts import write_part
 from .tools import check_tools, tool_definition
 
-__all__ = ["CALL_KEYS", "MESSAGE_KEYS", "OUTPUT_KEYS", "to_request"]
+__all__ = ["CALL_KEYS", "MESSAGE_KEYS", "OUTPUT_KEYS", "to_request", "turn_items"]
 
 _PROVIDER = "responses"
 #: The keys of each item the codec writes itself; an item's other keys are kept.
@@ -68,11 +68,13 @@ def to_request(
     ids: dict[str, int] = {}  # each kept item id, and the message that sent it first
     for index, message in enumerate(checked):
         try:
-            written = _items(message)
+            written, kept_at = turn_items(message)
+            _refuse_misplaced_reasoning(written, kept_at)
         except MessageError as error:
             raise error.with_prefix(f"messages[{index}]") from None
         if message.provider_data is not EMPTY or message.tool_calls:  # ids come only from kept data
-            _refuse_repeated_ids(written, index, ids)
+            for why in rules.repeated_ids(index, written, ids):
+                raise InvalidMessage(f"messages[{index}]", why)
         items.extend(written)
     body: dict[str, Any] = {"input": items}
     checked_tools = check_tools(tools, drop=drop_unsupported)
@@ -81,27 +83,31 @@ def to_request(
     return body
 
 
-def _refuse_repeated_ids(written: list[dict[str, Any]], index: int, ids: dict[str, int]) -> None:
-    """Each item id once in ``input``: a turn replayed twice (a history appended to itself) would send
-    its ``fc_``, ``msg_`` and ``rs_`` ids again, and OpenAI answers 400 (``rules.DUPLICATE_ITEM``)."""
-    for item in written:
-        item_id = item.get("id")
-        if not isinstance(item_id, str):
-            continue
-        first = ids.get(item_id)
-        if first is not None:
-            where = "twice" if first == index else f"that messages[{first}] sends too"
-            raise InvalidMessage(
-                f"messages[{index}]",
-                f"sends the item id {item_id!r} {where}: each item goes once ({rules.DUPLICATE_ITEM.says})",
-            )
-        ids[item_id] = index
-
-
 def _refuse_is_error(messages: Sequence[ChatMessage]) -> None:
     for index, message in enumerate(messages):
         if message.is_error:
             raise InvalidMessage(*rules.is_error_refused(index))
+
+
+def _refuse_misplaced_reasoning(written: list[dict[str, Any]], kept_at: dict[int, int]) -> None:
+    refused = rules.misplaced_reasoning(written, kept_at)
+    if refused is not None:
+        path, why, item_id = refused
+        raise (InvalidToolCall if path.startswith("tool_calls") else InvalidMessage)(path, why, item_id)
+
+
+def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, int]]:
+    """The items ``message`` is written as, and for each kept item among them (by ``id()``) its
+    number in ``provider_data.responses.items``. The rules judge these (``check_transcript`` too).
+
+    Raises:
+        MessageError: its kept data is malformed (the path is in the message).
+    """
+    written = _items(message)
+    if message.role is not Role.ASSISTANT or message.provider_data is EMPTY:
+        return written, {}
+    replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=MESSAGE_KEYS, items=True)
+    return written, {id(item): number for number, (_, item) in enumerate(replay.items)}
 
 
 def _items(message: ChatMessage) -> list[dict[str, Any]]:
@@ -132,11 +138,7 @@ def _items(message: ChatMessage) -> list[dict[str, Any]]:
             "arguments": call.arguments_json,
         }
         written.append({**item, **call_replay.keys})
-    if not replay.items:
-        return written
-    turn = placed(replay, written)
-    _check_reasoning(replay, turn)
-    return turn
+    return placed(replay, written)
 
 
 def _message(message: ChatMessage, text_type: str, output_shape: bool) -> dict[str, Any]:
@@ -170,33 +172,3 @@ def _output(message: ChatMessage) -> dict[str, Any]:
     )
     item = {"type": "function_call_output", "call_id": message.tool_call_id, "output": output}
     return {**item, **replay.keys} if replay.keys is not EMPTY else item
-
-
-def _check_reasoning(replay: Replay, turn: list[dict[str, Any]]) -> None:
-    """A kept reasoning item needs an item after it, and in a turn that kept reasoning a
-    replayed function call (one with its ``fc_...`` id) needs a reasoning item before it."""
-    if not any(item.get("type") == "reasoning" for _, item in replay.items):
-        return
-    kept_at = {id(item): number for number, (_, item) in enumerate(replay.items)}
-    reasoning_seen = False
-    calls = 0  # the modelled calls so far: the index of the next in tool_calls
-    for place, item in enumerate(turn):
-        kind = item.get("type")
-        if kind == "reasoning":
-            reasoning_seen = True
-            if place == len(turn) - 1:
-                rule = rules.REASONING_WITHOUT_FOLLOWING
-                raise InvalidMessage(
-                    f"provider_data.responses.items[{kept_at.get(id(item), 0)}]",
-                    f"is a reasoning item with no item after it in its turn ({rule.says})",
-                    repr(item.get("id")),
-                )
-        elif kind == "function_call" and id(item) not in kept_at:
-            if "id" in item and not reasoning_seen:
-                rule = rules.CALL_WITHOUT_REASONING
-                raise InvalidToolCall(
-                    f"tool_calls[{calls}]",
-                    f"comes before every reasoning item of its turn ({rule.says})",
-                    repr(item["id"]),
-                )
-            calls += 1
