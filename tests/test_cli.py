@@ -37,9 +37,12 @@ from toolturns import (
 )
 from toolturns import _cli as cli
 from toolturns._errors import describe
+from toolturns.providers import PROVIDERS as REGISTRY
+from toolturns.providers import Codec
 
 TOOLTURNS = Path(sys.executable).parent / "toolturns"
-PROVIDERS = {"openai": openai, "anthropic": anthropic, "gemini": gemini, "ollama": ollama}
+#: Every registered wire's codec (OpenAI Responses included), by name.
+PROVIDERS: dict[str, Codec] = {name: provider.codec for name, provider in REGISTRY.items()}
 
 WEATHER = Tool(
     "get_weather",

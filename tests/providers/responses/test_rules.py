@@ -1,25 +1,10 @@
-"""The Responses rules as check_transcript runs them: through the Findings protocol."""
+"""The Responses rules: a rules module, its parts, and what check_transcript reports with them."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-
-from toolturns import AudioPart, ChatMessage, FilePart, ImagePart, Role, TextPart, ToolCall
-from toolturns.providers._rule import Rule, Rules
+from toolturns import AudioPart, ChatMessage, FilePart, ImagePart, Role, TextPart, ToolCall, check_transcript
+from toolturns.providers._rule import Rules
 from toolturns.providers.responses import rules
-
-
-@dataclass
-class Recorded:
-    target: str = "responses"
-    readable: Sequence[tuple[int, ChatMessage]] = ()
-    conversation: Sequence[tuple[int, ChatMessage | None]] = ()
-    tool_count: int = 0
-    found: list[tuple[int | None, str, str, str]] = field(default_factory=list)
-
-    def add(self, index: int | None, path: str, rule: Rule, message: str) -> None:
-        self.found.append((index, path, rule.code, message))
 
 
 def test_the_module_is_a_rules_module() -> None:
@@ -43,15 +28,12 @@ def test_parts_by_role() -> None:
     assert refused == (rules.NOT_CARRIED, "is a file part; a Responses assistant item holds none")
 
 
-def test_a_call_name_outside_the_pattern_and_an_unanswered_call_are_reported() -> None:
-    findings = Recorded()
-    rules.check(findings)
-    rules.check_call(findings, 1, 0, ToolCall("c", "ok_name"))
-    rules.check_call(findings, 1, 1, ToolCall("c2", "bad.name"))
-    turn = ChatMessage.assistant_tool_calls([ToolCall("c", "f"), ToolCall("c2", "g")])
-    rules.check_exchange(findings, 1, turn, 2)
-    rules.check_exchange(findings, 1, turn, 1)
-    assert findings.found == [
-        (1, "messages[1].tool_calls[1].name", "invalid_tool_name", "'bad.name'"),
-        (1, "messages[1].tool_calls", "unanswered_call", "has 2 calls and 1 results after it"),
+def test_a_call_name_outside_the_pattern_and_an_unanswered_call_are_reported_once() -> None:
+    """The name pattern and the exchanges are checked for every target: the wire's rules add
+    nothing to them, so each problem is reported once."""
+    turn = ChatMessage.assistant_tool_calls([ToolCall("c", "ok_name"), ToolCall("c2", "bad.name")])
+    history = [ChatMessage.user("?"), turn, ChatMessage.tool_result("c", "x"), ChatMessage.user("and?")]
+    assert [(p.path, p.code) for p in check_transcript(history, target="responses")] == [
+        ("messages[1].tool_calls[1]", "unanswered_call"),
+        ("messages[1].tool_calls[1].function.name", "invalid_tool_name"),
     ]
