@@ -23,6 +23,7 @@ from toolturns import (
     TextPart,
     Tool,
     ToolCall,
+    check_transcript,
     responses,
 )
 from toolturns.providers.responses import rules
@@ -598,3 +599,55 @@ def test_an_item_id_sent_twice_is_refused_where_it_repeats() -> None:
     )
     with pytest.raises(InvalidMessage, match=r"^messages\[1\]: sends the item id 'fc_1' twice"):
         responses.to_request([ChatMessage.user("hi"), both])
+
+
+def test_an_output_item_needs_its_type() -> None:
+    """An input item may leave its type out (a message); a response's output item has one."""
+    with pytest.raises(InvalidMessage) as caught:
+        responses.from_response({"output": [{"role": "assistant", "content": "Hi"}]})
+    assert str(caught.value) == "output[0].type: must be an item type (a string), got None"
+
+
+def test_a_failed_response_without_an_error_message_says_what_it_has() -> None:
+    with pytest.raises(InvalidMessage, match=r"^error: says the response failed: .*, got None$"):
+        responses.from_response({"status": "failed", "error": None, "output": []})
+    with pytest.raises(InvalidMessage, match=r", got The model failed\.$"):
+        responses.from_response({"status": "failed", "error": {"message": "The model failed."}, "output": []})
+
+
+def test_a_second_message_of_text_is_kept_whole_and_replayed() -> None:
+    """A response's second message item (here with string content) is kept whole, where it stood."""
+    second = {"type": "message", "id": "msg_2", "role": "assistant", "content": "Later."}
+    turn = responses.from_response({"output": [_TEXT_ITEM, second]})
+    assert turn.text == "Sunny."
+    assert responses.to_request([turn])["input"] == [_TEXT_ITEM, second]
+    with pytest.raises(InvalidMessage) as caught:
+        responses.from_response({"output": [_TEXT_ITEM, {**second, "role": "user"}]})
+    assert caught.value.path == "output[1].role"
+    with pytest.raises(InvalidMessage) as caught:
+        responses.from_response({"output": [_TEXT_ITEM, {**second, "content": 5}]})
+    assert caught.value.path == "output[1].content"
+    with pytest.raises(InvalidMessage) as caught:
+        responses.from_response({"output": [_TEXT_ITEM, {**second, "content": [5]}]})
+    assert caught.value.path == "output[1].content[0]"
+    with pytest.raises(InvalidMessage) as caught:
+        responses.from_response({"output": [_TEXT_ITEM, {**second, "content": [{"type": "refusal"}]}]})
+    assert caught.value.path == "output[1].content[0].refusal"
+
+
+_TEXT_ITEM = {
+    "type": "message",
+    "id": "msg_1",
+    "role": "assistant",
+    "status": "completed",
+    "content": [{"type": "output_text", "text": "Sunny.", "annotations": []}],
+}
+
+
+def test_malformed_kept_data_is_the_codecs_refusal_in_check_transcript() -> None:
+    """Kept data the codec cannot read is reported once, as the codec's refusal (not_convertible)."""
+    turn = ChatMessage("assistant", "Sunny.", provider_data={"responses": {"items": 5}})
+    problems = check_transcript([ChatMessage.user("?"), turn], target="responses")
+    assert [(p.path, p.code) for p in problems] == [
+        ("messages[1].provider_data.responses.items", "not_convertible")
+    ]

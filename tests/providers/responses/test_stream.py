@@ -161,3 +161,30 @@ def test_a_snapshot_shows_the_first_messages_output_text_only() -> None:
     )
     assert stream.snapshot().content == "Later."
     assert stream.message().text == "Later."
+
+
+def test_a_snapshot_of_a_refusal_only_has_no_text() -> None:
+    """A message of a refusal alone is kept whole: the turn, and so the snapshot, has no text."""
+    stream = StreamAssembler()
+    stream.feed(
+        {"type": "response.created", "response": {"id": "resp_1", "status": "in_progress", "output": []}}
+    )
+    refusal = {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "content": [{"type": "refusal", "refusal": "No."}],
+    }
+    stream.feed({"type": "response.output_item.added", "output_index": 0, "item": refusal})
+    assert (stream.snapshot().content, stream.message().content) == ("", "")
+
+
+def test_a_snapshot_shows_a_message_given_as_text() -> None:
+    """An item whose content is a string is the turn's text, in the snapshot as in message()."""
+    stream = StreamAssembler()
+    stream.feed(
+        {"type": "response.created", "response": {"id": "resp_1", "status": "in_progress", "output": []}}
+    )
+    message = {"id": "msg_1", "type": "message", "role": "assistant", "content": "Sunny."}
+    stream.feed({"type": "response.output_item.added", "output_index": 0, "item": message})
+    assert (stream.snapshot().content, stream.message().content) == ("Sunny.", "Sunny.")

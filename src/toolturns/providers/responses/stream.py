@@ -514,12 +514,10 @@ class StreamAssembler(Assembler):
 
         for item in self._builder.items():
             if item.get("type") == "message" and plain_message(item):
-                texts = []
-                for part in item.get("content") or ():
-                    if isinstance(part, dict) and part.get("type") == "output_text":
-                        text = part.get("text")
-                        texts.append(text if isinstance(text, str) else "")
-                return "".join(texts)
+                content = item["content"]  # text, or output_text parts: plain_message says so
+                if isinstance(content, str):
+                    return content
+                return "".join(part["text"] if isinstance(part.get("text"), str) else "" for part in content)
         return ""
 
     def _partial_calls(self) -> Sequence[PartialToolCall]:
