@@ -1,7 +1,7 @@
 """The OpenAI Responses codec: ``input`` items and ``response`` objects.
 
-Not in the registry yet (``toolturns.providers.PROVIDERS``): the checks
-``check_transcript(target="responses")`` needs come next, then the entry.
+Registered as ``"responses"`` (``check_transcript(target="responses")``,
+``toolturns convert --to responses``); docs/providers.md tells the mapping.
 
 >>> from toolturns import ChatMessage, Tool, responses
 >>> body = responses.to_request([ChatMessage.user("Weather in Paris?")], tools=[Tool("get_weather")])
