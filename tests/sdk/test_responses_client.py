@@ -10,11 +10,14 @@ stream's ``source``, say where each comes from).
 
 from __future__ import annotations
 
+import itertools
 import json
 from typing import Any
 
 import httpx2
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from openai import OpenAI
 
 from tests.conftest import DATA
@@ -229,3 +232,49 @@ def test_a_failed_stream_through_the_client_raises_with_the_providers_error() ->
             stream.feed(failed)
         assert raised.value.provider_error == error
         assert (stream.ended, stream.finish_reason) == (True, "failed")
+
+
+def _utf16_fragments(text: str, cuts: list[int]) -> list[str]:
+    """``text`` cut at any UTF-16 code unit, as a stream may cut it: a character outside the
+    BMP may be split into its two surrogate halves (which JSON escapes as ``\\ud83d``...)."""
+    units = text.encode("utf-16-le", "surrogatepass")
+    count = len(units) // 2
+    bounds = [0, *sorted({2 * (cut % (count + 1)) for cut in cuts}), len(units)]
+    return [units[a:b].decode("utf-16-le", "surrogatepass") for a, b in itertools.pairwise(bounds) if a < b]
+
+
+def _call_streamed(arguments: str, fragments: list[str]) -> list[dict[str, Any]]:
+    """The recorded gpt-5.1 call stream with other arguments, in other fragments."""
+    recorded = _events("stream_function_call")
+    opening, delta = recorded[:3], recorded[3]
+    done, item_done, completed = recorded[-3:]
+    item = {**item_done["item"], "arguments": arguments}
+    return [
+        *opening,
+        *({**delta, "delta": fragment} for fragment in fragments),
+        {**done, "arguments": arguments},
+        {**item_done, "item": item},
+        {**completed, "response": {**completed["response"], "output": [item]}},
+    ]
+
+
+@given(city=st.text(), cuts=st.lists(st.integers(min_value=0)))
+def test_streamed_arguments_cut_anywhere_arrive_whole_through_the_client(city: str, cuts: list[int]) -> None:
+    """Whatever the text and wherever the stream cuts it (a surrogate pair included), the SDK's
+    delta events build the whole arguments, and the ended stream the turn the raw bytes and the
+    closing response give."""
+    arguments = json.dumps({"city": city}, ensure_ascii=False)
+    events = _call_streamed(arguments, _utf16_fragments(arguments, cuts))
+    server = RecordedServer([_sse(events)])
+    with _client(server) as client:
+        sdk_events: list[Any] = list(client.responses.create(model=_MODEL, input=_PROMPT, stream=True))
+    *deltas, done, item_done, completed = sdk_events
+    stream = assembled(responses, deltas)  # the call as its deltas alone build it
+    (partial,) = stream.snapshot().tool_calls
+    (call,) = stream.message().tool_calls or ()
+    assert partial.arguments_json == call.arguments_json == arguments
+    assert call.arguments == {"city": city}
+    for event in (done, item_done, completed):
+        stream.feed(event)
+    from_the_wire = assembled(responses, parse_sse(_sse(events).body))
+    assert stream.message() == from_the_wire.message() == responses.from_response(completed.response)
