@@ -99,7 +99,7 @@ def test_a_tool_loop_with_reasoning_through_the_responses_client() -> None:
 
 
 def test_the_recorded_tool_calling_request_is_what_the_client_sends() -> None:
-    """A recorded request read and written again goes out byte for byte as OpenAI got it."""
+    """A recorded request, read and written again, is sent exactly as OpenAI got it."""
     request = _golden("request_tools")
     server = RecordedServer([json_reply(_golden("response_function_call"))])
     body = responses.to_request(responses.from_request(request), tools=responses.read_tools(request["tools"]))
@@ -116,8 +116,8 @@ def test_the_recorded_tool_calling_request_is_what_the_client_sends() -> None:
     assert responses.finish_reason(response) == "completed"
 
 
-def _stream_helper(name: str) -> tuple[RecordedServer, list[Any], Any]:
-    """``client.responses.stream(...)`` over a recorded stream: what it sent, its events, its final response."""
+def _stream_helper(name: str) -> tuple[list[Any], Any]:
+    """``client.responses.stream(...)`` over a recorded stream: its events and its final response."""
     server = RecordedServer([_sse(_events(name))])
     body = responses.to_request([ChatMessage.user(_PROMPT)], tools=[_LOOKUP])
     with (
@@ -128,7 +128,7 @@ def _stream_helper(name: str) -> tuple[RecordedServer, list[Any], Any]:
         final = stream.get_final_response()
     assert server.sent == [{"model": _MODEL, "stream": True, **body}]
     assert {type(event).__module__.split(".")[0] for event in events} == {"openai"}  # SDK objects
-    return server, events, final
+    return events, final
 
 
 def _from_the_wire(name: str) -> responses.StreamAssembler:
@@ -142,7 +142,7 @@ def _from_the_wire(name: str) -> responses.StreamAssembler:
 def test_the_stream_helpers_events_assemble_to_its_final_response() -> None:
     """Every event ``responses.stream`` yields, fed as the SDK gives it, assembles to the turn
     ``from_response`` reads from ``get_final_response()``, and to the turn of the raw bytes."""
-    _, events, final = _stream_helper("stream_function_call")
+    events, final = _stream_helper("stream_function_call")
     stream = assembled(responses, events)
 
     assert stream.message() == responses.from_response(final)
@@ -161,7 +161,7 @@ def test_a_streamed_reasoning_item_is_the_one_output_item_done_brought() -> None
     """OpenAI encrypts a reasoning item anew each time it writes it (docs/streaming.md): the
     assembled turn keeps the ``output_item.done`` one, the SDK's final response the
     ``response.completed`` one; all else is the same, and either goes back as a valid request."""
-    _, events, final = _stream_helper("stream_reasoning_call")
+    events, final = _stream_helper("stream_reasoning_call")
     streamed = assembled(responses, events).message()
     whole = responses.from_response(final)
 
@@ -194,20 +194,20 @@ _ENDINGS = {
 }
 
 
-def _create_stream(name: str) -> tuple[RecordedServer, list[Any]]:
-    """``client.responses.create(stream=True)`` over a recorded stream: what it sent, and its events."""
+def _create_stream(name: str) -> list[Any]:
+    """The events ``client.responses.create(stream=True)`` yields over a recorded stream."""
     server = RecordedServer([_sse(_events(name))])
     with _client(server) as client:
         events = list(client.responses.create(model=_MODEL, input=_PROMPT, stream=True))
     assert server.sent == [{"model": _MODEL, "input": _PROMPT, "stream": True}]
-    return server, events
+    return events
 
 
 @pytest.mark.parametrize(("name", "reason"), _ENDINGS.items())
 def test_the_events_of_create_stream_assemble_as_their_json_does(name: str, reason: str) -> None:
     """The SDK's event objects and the dicts of the raw bytes give the same turn, and the same
     reason; where the closing event carries the output, that is the turn its response reads as."""
-    _, events = _create_stream(name)
+    events = _create_stream(name)
     stream = assembled(responses, events)
     from_the_wire = _from_the_wire(name)
 
@@ -223,7 +223,7 @@ def test_the_events_of_create_stream_assemble_as_their_json_does(name: str, reas
 
 def test_a_failed_stream_through_the_client_raises_with_the_providers_error() -> None:
     """``response.failed`` raises ``InvalidStream`` carrying OpenAI's error, fed by the SDK or the bytes."""
-    _, events = _create_stream("stream_failed")
+    events = _create_stream("stream_failed")
     error = _events("stream_failed")[-1]["response"]["error"]
     for items in (events, list(parse_sse(_sse(_events("stream_failed")).body))):
         *opening, failed = items
