@@ -7,6 +7,8 @@ thread at any time.
 
 from __future__ import annotations
 
+import importlib
+import json
 import sys
 import threading
 from collections.abc import Callable
@@ -15,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from toolturns import StreamSnapshot, anthropic, gemini, ollama, openai
-from toolturns.providers import _stream
+from tests.conftest import DATA
+from toolturns import StreamSnapshot, anthropic, gemini, ollama, openai, responses
+from toolturns.providers import PROVIDERS, _stream
 from toolturns.providers._stream import Assembler
 
 
@@ -47,6 +50,25 @@ def _gemini_text(text: str) -> dict[str, Any]:
 
 def _ollama_text(text: str) -> dict[str, Any]:
     return {"message": {"role": "assistant", "content": text}, "done": False}
+
+
+def _recorded_responses(name: str) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = json.loads((DATA / "responses" / f"{name}.json").read_text("utf-8"))[
+        "events"
+    ]
+    return events
+
+
+# The Responses API streams typed events: each case opens as a recorded stream opens, up to its
+# first delta, and is then fed that delta event again and again with other text in it.
+_RESPONSES_TEXT = _recorded_responses("stream_text")
+_RESPONSES_CALL = _recorded_responses("stream_function_call")
+_RESPONSES_TEXT_OPENING = _RESPONSES_TEXT[:4]  # created, in_progress, the message item, its output_text part
+_RESPONSES_CALL_OPENING = _RESPONSES_CALL[:3]  # created, in_progress, the function_call item
+
+
+def _responses_delta(recorded: dict[str, Any]) -> Callable[[str], dict[str, Any]]:
+    return lambda text: {**recorded, "delta": text}
 
 
 @dataclass
@@ -111,7 +133,27 @@ CASES = [
     ),
     pytest.param(Case(gemini.StreamAssembler, [], _gemini_text, _content), id="gemini-text"),
     pytest.param(Case(ollama.StreamAssembler, [], _ollama_text, _content), id="ollama-text"),
+    pytest.param(
+        Case(
+            responses.StreamAssembler, _RESPONSES_TEXT_OPENING, _responses_delta(_RESPONSES_TEXT[4]), _content
+        ),
+        id="responses-text",
+    ),
+    pytest.param(
+        Case(
+            responses.StreamAssembler,
+            _RESPONSES_CALL_OPENING,
+            _responses_delta(_RESPONSES_CALL[3]),
+            _arguments,
+        ),
+        id="responses-arguments",
+    ),
 ]
+
+
+def test_every_wire_has_a_case() -> None:
+    """A wire added to the registry is not left out of these tests."""
+    assert {str(param.id).split("-")[0] for param in CASES} == set(PROVIDERS)
 
 
 def _joins(monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], None]) -> list[object]:
@@ -134,10 +176,7 @@ def _joins(monkeypatch: pytest.MonkeyPatch, meanwhile: Callable[[], None]) -> li
 
     for module in [
         _stream,
-        *(
-            sys.modules[f"toolturns.providers.{name}.stream"]
-            for name in ("openai", "anthropic", "gemini", "ollama")
-        ),
+        *(importlib.import_module(f"toolturns.providers.{name}.stream") for name in PROVIDERS),
     ]:
         if getattr(module, "joined", None) is real:
             monkeypatch.setattr(module, "joined", joined_then_feed)
