@@ -37,7 +37,10 @@ def dumped(value: object) -> object:
     if not callable(dump):
         return value
     try:
-        return _json(dump(value, by_alias=True, exclude_unset=True))
+        # warnings=False: the openai SDK's parsed responses hold values pydantic warns it
+        # serializes as they are (``ParsedResponseOutputText``); a test run that makes
+        # warnings errors would otherwise refuse the object.
+        return _json(dump(value, by_alias=True, exclude_unset=True, warnings=False))
     except Exception:  # an object that only looks like a model: the caller refuses it as it is
         return value
 

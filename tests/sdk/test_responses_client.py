@@ -157,6 +157,18 @@ def test_the_stream_helpers_events_assemble_to_its_final_response() -> None:
     )
 
 
+def test_the_stream_helpers_parsed_text_is_not_sent_back() -> None:
+    """``responses.stream`` gives a ``ParsedResponse``, whose ``output_text`` parts carry the SDK's
+    ``parsed`` (the text decoded into the caller's type, a copy of what ``text`` says): read from
+    the events and the final response alike, it is never sent back, where OpenAI refuses it."""
+    events, final = _stream_helper("stream_text")
+    stream = assembled(responses, events)
+    assert stream.message() == responses.from_response(final) == _from_the_wire("stream_text").message()
+    history = [ChatMessage.user(_PROMPT), responses.from_response(final)]
+    assert "parsed" not in json.dumps(responses.to_request(history))
+    assert check_transcript(history, target="responses") == []
+
+
 def test_a_streamed_reasoning_item_is_the_one_output_item_done_brought() -> None:
     """OpenAI encrypts a reasoning item anew each time it writes it (docs/streaming.md): the
     assembled turn keeps the ``output_item.done`` one, the SDK's final response the

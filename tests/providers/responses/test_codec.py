@@ -635,7 +635,7 @@ def test_a_second_message_of_text_is_kept_whole_and_replayed() -> None:
     assert caught.value.path == "output[1].content[0].refusal"
 
 
-_TEXT_ITEM = {
+_TEXT_ITEM: dict[str, Any] = {
     "type": "message",
     "id": "msg_1",
     "role": "assistant",
@@ -651,3 +651,24 @@ def test_malformed_kept_data_is_the_codecs_refusal_in_check_transcript() -> None
     assert [(p.path, p.code) for p in problems] == [
         ("messages[1].provider_data.responses.items", "not_convertible")
     ]
+
+
+def test_the_sdks_parsed_copies_are_read_and_never_sent() -> None:
+    """client.responses.parse() and .stream() add ``parsed`` to each output_text and
+    ``parsed_arguments`` to each function call: copies of the text and the arguments."""
+    text = {**_TEXT_ITEM, "content": [{**_TEXT_ITEM["content"][0], "parsed": {"weather": "sunny"}}]}
+    call = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": "get_weather",
+        "arguments": '{"city": "Paris"}',
+        "status": "completed",
+        "parsed_arguments": {"city": "Paris"},
+    }
+    turn = responses.from_response({"output": [text, call]})
+    assert turn == responses.from_response({"output": [_TEXT_ITEM, {**call, "parsed_arguments": None}]})
+    assert turn.content == "Sunny."
+    sent = responses.to_request([ChatMessage.user("?"), turn])["input"]
+    assert sent[1:] == [_TEXT_ITEM, {k: v for k, v in call.items() if k != "parsed_arguments"}]
+    assert responses.from_request(sent)[1] == turn

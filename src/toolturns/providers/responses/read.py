@@ -141,7 +141,32 @@ def _item(value: object) -> dict[str, Any]:
     value = dumped(value)
     if not isinstance(value, Mapping):
         raise InvalidMessage("", "must be an item object", describe(value))
-    return dict(value)
+    item = dict(value)
+    kind = item.get("type")
+    if kind == "function_call":
+        item.pop(_PARSED_ARGUMENTS, None)
+    elif (
+        kind == "message"
+        and isinstance(item.get("content"), list)
+        and any(isinstance(part, Mapping) and _PARSED in part for part in item["content"])
+    ):
+        item["content"] = [_unparsed(part) for part in item["content"]]
+    return item
+
+
+# The openai SDK's parse() and stream() helpers give a ParsedResponse, which adds what the
+# response did not say: ``parsed`` on each output_text (its text decoded into the caller's type)
+# and ``parsed_arguments`` on each function call (its arguments decoded). Copies of what the
+# item says, read and never sent: OpenAI refuses them ("Unknown parameter: '...'.").
+_PARSED = "parsed"
+_PARSED_ARGUMENTS = "parsed_arguments"
+
+
+def _unparsed(part: object) -> object:
+    part = dumped(part)
+    if isinstance(part, Mapping) and part.get("type") == "output_text" and _PARSED in part:
+        return {key: value for key, value in part.items() if key != _PARSED}
+    return part
 
 
 def plain_message(item: Mapping[str, Any]) -> bool:
