@@ -20,6 +20,8 @@ Rows (one operation each):
       status): JSON text -> messages (from_request) -> JSON text (to_request).
       The baseline groups the items into turns as toolturns does and keeps
       every key it does not model; it checks nothing.
+- R2d, R3d  R2 and R3 from the dict json.loads gave, to the dict before
+      json.dumps: the step W2 and W3 measure.
 - W5  JSON text -> objects -> JSON text for a user turn with a question and a
       1 MB image as a base64 data: URL (OpenAI's image_url part): the parts
       read into plain values and written back, json.loads and json.dumps
@@ -440,13 +442,23 @@ def make_responses_transcript(size: int = 200) -> str:
 
 def tt_r2(text: str) -> tuple[ChatMessage, list[dict[str, Any]]]:
     """R2 with toolturns: the response's turn read, every call's arguments decoded."""
-    turn = responses.from_response(json.loads(text))
+    return tt_r2_dicts(json.loads(text))
+
+
+def tt_r2_dicts(body: Wire) -> tuple[ChatMessage, list[dict[str, Any]]]:
+    """R2's step after the JSON text, with toolturns."""
+    turn = responses.from_response(body)
     return turn, [call.arguments for call in turn.tool_calls or ()]
 
 
 def tt_r3(text: str) -> str:
     """R3 with toolturns: every item read into messages, then written back."""
-    return json.dumps(responses.to_request(responses.from_request(json.loads(text))))
+    return json.dumps(tt_r3_dicts(json.loads(text)))
+
+
+def tt_r3_dicts(body: Wire) -> Wire:
+    """R3's step between the JSON texts, with toolturns."""
+    return responses.to_request(responses.from_request(body))
 
 
 #: An item's keys the baseline models, as toolturns does; it keeps the others (``id``, ``status``) too.
@@ -475,7 +487,11 @@ def base_r2(text: str) -> tuple[str, str, list[PlainCall], list[Wire]]:
     Keeps each call item's id and status, and every item of another type,
     as toolturns does; checks nothing.
     """
-    body = json.loads(text)
+    return base_r2_dicts(json.loads(text))
+
+
+def base_r2_dicts(body: Wire) -> tuple[str, str, list[PlainCall], list[Wire]]:
+    """R2's step after the JSON text, by hand."""
     texts: list[str] = []
     calls: list[PlainCall] = []
     kept: list[Wire] = []
@@ -554,7 +570,12 @@ def _base_write_items(turns: Sequence[PlainItem]) -> list[Wire]:
 
 def base_r3(text: str) -> str:
     """R3 by hand: items read into plain tuples (grouped into turns, other keys kept), then written back."""
-    return json.dumps({"input": _base_write_items(_base_read_items(json.loads(text)["input"]))})
+    return json.dumps(base_r3_dicts(json.loads(text)))
+
+
+def base_r3_dicts(body: Wire) -> Wire:
+    """R3's step between the JSON texts, by hand."""
+    return {"input": _base_write_items(_base_read_items(body["input"]))}
 
 
 # -- the same output on both sides -------------------------------------------
@@ -788,6 +809,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     image_turn = make_image_turn()
     w1 = base_w1()
     response, responses_transcript = make_response(), make_responses_transcript()
+    body, request = json.loads(response), json.loads(responses_transcript)
     rows = [
         Row("W1 build 3 calls + 3 results -> wire", tt_w1, base_w1),
         Row("W2 wire -> objects + arguments", lambda: tt_w2(w1), lambda: base_w2(w1)),
@@ -798,6 +820,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             lambda: tt_r3(responses_transcript),
             lambda: base_r3(responses_transcript),
         ),
+        # The same steps without the JSON text, as W2 and W3 measure them.
+        Row("R2d R2 from the decoded body", lambda: tt_r2_dicts(body), lambda: base_r2_dicts(body)),
+        Row("R3d R3 from the decoded body", lambda: tt_r3_dicts(request), lambda: base_r3_dicts(request)),
         Row(
             "W5 1 MB image turn, JSON -> objects -> JSON",
             lambda: tt_w5(image_turn),
