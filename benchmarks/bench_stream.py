@@ -40,7 +40,7 @@ per-round ratios.
 
 Run from the repository root::
 
-    python benchmarks/bench_stream.py            # about 12 s
+    python benchmarks/bench_stream.py            # about 14 s
     python benchmarks/bench_stream.py --quick    # about 4 s, for a smoke test
     python benchmarks/bench_stream.py --profile  # where toolturns' time goes on W4 (cProfile)
 """

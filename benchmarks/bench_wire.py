@@ -38,7 +38,7 @@ measured with ``python -X importtime`` in fresh processes (best of 5).
 
 Run from the repository root::
 
-    python benchmarks/bench_wire.py            # about 15 s
+    python benchmarks/bench_wire.py            # about 20 s
     python benchmarks/bench_wire.py --quick    # about 2 s, for a smoke test
     python benchmarks/bench_wire.py --profile  # where toolturns's time goes (cProfile)
 """
