@@ -42,7 +42,7 @@ Run from the repository root::
 
     python benchmarks/bench_stream.py            # about 14 s
     python benchmarks/bench_stream.py --quick    # about 4 s, for a smoke test
-    python benchmarks/bench_stream.py --profile  # where toolturns' time goes on W4 (cProfile)
+    python benchmarks/bench_stream.py --profile  # where toolturns' time goes on W4 and R4 (cProfile)
 """
 
 from __future__ import annotations
@@ -357,9 +357,11 @@ def _scale(result: Result) -> tuple[float, float]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="a short run (fewer, shorter samples)")
-    parser.add_argument("--repeat", type=int, help="samples per contender on W4 (default 41, quick 7)")
+    parser.add_argument("--repeat", type=int, help="samples per contender on W4 and R4 (default 41, quick 7)")
     parser.add_argument(
-        "--profile", action="store_true", help="instead of timing, show where toolturns' time goes on W4"
+        "--profile",
+        action="store_true",
+        help="instead of timing, show where toolturns' time goes on W4 and R4",
     )
     options = parser.parse_args(argv)
     repeat = options.repeat or (7 if options.quick else 41)
