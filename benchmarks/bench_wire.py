@@ -400,10 +400,10 @@ def make_response() -> str:
 def make_responses_transcript(size: int = 200) -> str:
     """R3's input: W3's transcript as a Responses request body (``{"input": [...]}``), as JSON text.
 
-    Items as the Responses docs' tool loop builds them: the user's messages
-    and function_call_output items written by the caller, the assistant's
-    messages and function_call items replayed from ``response.output`` with
-    their ``msg_``/``fc_`` ids and status (each key in the order toolturns
+    Items as a client holds them that appends each response's output to its
+    next input: the user's messages and function_call_output items written
+    by the caller, the assistant's messages and function_call items replayed
+    from ``response.output`` with their ``msg_``/``fc_`` ids and status (each key in the order toolturns
     writes it, so that a round trip gives the same text back).
     """
     items: list[Wire] = []
