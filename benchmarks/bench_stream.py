@@ -1,4 +1,4 @@
-"""Speed of toolturns' stream assembly against a hand-written accumulator, on OpenAI chunks.
+"""Speed of toolturns' stream assembly against a hand-written accumulator, on OpenAI Chat chunks and Responses events.
 
 The baseline is the dict accumulator people write by hand: calls keyed by
 ``index``, id and name set once, argument fragments appended to lists and
@@ -14,6 +14,17 @@ Rows:
       and a finish chunk. One operation feeds every chunk to
       ``openai.StreamAssembler``, takes ``.message()`` and decodes every call's
       ``.arguments``; the baseline does the same work with dicts and lists.
+- R4  the same three calls streamed as OpenAI Responses events, after a short
+      text: ``response.created`` and ``.in_progress``, a message item (added,
+      its output_text part added, text deltas, done events), per call a
+      function_call item (added, the argument text in 8-character deltas,
+      ``function_call_arguments.done``, ``output_item.done``), and
+      ``response.completed`` with the whole output. One operation feeds every
+      event to ``responses.StreamAssembler``, takes ``.message()`` and decodes
+      every call's ``.arguments``. The baseline keys items by
+      ``output_index`` and appends the deltas; it trusts them, and reads
+      neither the done events nor the completed response's output (toolturns
+      checks every event and reads the done items).
 - Scaling: one call whose arguments are ~1 MB of JSON text in 8-character
   fragments, against ~100 KB: time(1 MB) / time(100 KB) for each contender.
   Assembly that is linear in the stream gives about 10x (the target is at
@@ -29,9 +40,9 @@ per-round ratios.
 
 Run from the repository root::
 
-    python benchmarks/bench_stream.py            # about 12 s
+    python benchmarks/bench_stream.py            # about 14 s
     python benchmarks/bench_stream.py --quick    # about 4 s, for a smoke test
-    python benchmarks/bench_stream.py --profile  # where toolturns' time goes on W4 (cProfile)
+    python benchmarks/bench_stream.py --profile  # where toolturns' time goes on W4 and R4 (cProfile)
 """
 
 from __future__ import annotations
@@ -50,7 +61,7 @@ import bench_wire
 from bench_wire import Result, Row, measure
 
 import toolturns
-from toolturns import openai
+from toolturns import openai, responses
 
 Chunk = dict[str, Any]
 #: What both sides must produce: per call (id, name, decoded arguments), in index order.
@@ -100,14 +111,9 @@ def make_chunks(calls: Sequence[tuple[str, str, str]], fragment: int = FRAGMENT)
     return chunks
 
 
-def _model_json(arguments: Any) -> str:
-    """Argument text as models stream it: compact, non-ASCII kept as is."""
-    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
-
-
 def w4_chunks() -> list[Chunk]:
     """W4's stream: bench_wire's W1 calls, 8 characters of arguments per chunk."""
-    return make_chunks([(i, n, _model_json(a)) for i, n, a in bench_wire.CALLS])
+    return make_chunks([(i, n, bench_wire.model_json(a)) for i, n, a in bench_wire.CALLS])
 
 
 def big_arguments(rows: int) -> dict[str, Any]:
@@ -131,8 +137,141 @@ def big_arguments(rows: int) -> dict[str, Any]:
 
 def scaling_chunks(rows: int) -> tuple[list[Chunk], int]:
     """One call with ``big_arguments(rows)``: its chunks and its argument length in characters."""
-    text = _model_json(big_arguments(rows))
+    text = bench_wire.model_json(big_arguments(rows))
     return make_chunks([("call_bulk0001", "insert_rows", text)]), len(text)
+
+
+# -- the Responses events (R4) -------------------------------------------------------
+
+#: R4's text before the calls: 24 characters, 3 deltas.
+R4_TEXT = "Let me check all three."
+
+
+def _obfuscation(sequence: int) -> str:
+    """The padding key OpenAI adds to each delta event (the assemblers ignore it)."""
+    return f"H2d0mf8T{sequence:04d}"
+
+
+def responses_events(
+    text: str, calls: Sequence[tuple[str, str, str]], fragment: int = FRAGMENT
+) -> list[Chunk]:
+    """The decoded events of one streamed Responses turn: a message item with ``text``,
+    then a function_call item per call, cut every ``fragment`` characters, as OpenAI sends
+    them (added, deltas, done for each part and item; a created, in_progress and completed
+    response around them, the response's keys as ``bench_wire.RESPONSE_ENVELOPE``).
+    """
+    events: list[Chunk] = []
+
+    def event(kind: str, **keys: Any) -> None:
+        events.append({"type": kind, "sequence_number": len(events), **keys})
+
+    def deltas(kind: str, whole: str, **keys: Any) -> None:
+        for start in range(0, len(whole), fragment):
+            event(kind, delta=whole[start : start + fragment], obfuscation=_obfuscation(len(events)), **keys)
+
+    envelope = {**bench_wire.RESPONSE_ENVELOPE, "status": "in_progress", "output": [], "usage": None}
+    event("response.created", response=envelope)
+    event("response.in_progress", response=envelope)
+    message_id = "msg_0775572d10a16b66006a8d8528e8a887d2"
+    where = {"item_id": message_id, "output_index": 0}
+    event(
+        "response.output_item.added",
+        output_index=0,
+        item={
+            "id": message_id,
+            "type": "message",
+            "status": "in_progress",
+            "content": [],
+            "role": "assistant",
+        },
+    )
+    event(
+        "response.content_part.added",
+        **where,
+        content_index=0,
+        part={"type": "output_text", "annotations": [], "text": ""},
+    )
+    deltas("response.output_text.delta", text, **where, content_index=0, logprobs=[])
+    event("response.output_text.done", **where, content_index=0, text=text, logprobs=[])
+    part = {"type": "output_text", "annotations": [], "logprobs": [], "text": text}
+    event("response.content_part.done", **where, content_index=0, part=part)
+    message = {
+        "id": message_id,
+        "type": "message",
+        "status": "completed",
+        "content": [part],
+        "role": "assistant",
+    }
+    event("response.output_item.done", output_index=0, item=message)
+    output: list[dict[str, Any]] = [message]
+    for index, (call_id, name, arguments) in enumerate(calls, start=1):
+        item_id = f"fc_0775572d10a16b66006a8d8528e8a887d{index:02d}"
+        added = {
+            "id": item_id,
+            "type": "function_call",
+            "status": "in_progress",
+            "arguments": "",
+            "call_id": call_id,
+            "name": name,
+        }
+        event("response.output_item.added", output_index=index, item=added)
+        deltas("response.function_call_arguments.delta", arguments, item_id=item_id, output_index=index)
+        event(
+            "response.function_call_arguments.done", arguments=arguments, item_id=item_id, output_index=index
+        )
+        done = {**added, "status": "completed", "arguments": arguments}
+        event("response.output_item.done", output_index=index, item=done)
+        output.append(done)
+    completed = {**bench_wire.RESPONSE_ENVELOPE, "output": output, "usage": bench_wire.RESPONSE_USAGE}
+    event("response.completed", response=completed)
+    decoded: list[Chunk] = json.loads(
+        json.dumps(events)
+    )  # no dict shared between events, as parse_sse gives them
+    return decoded
+
+
+def r4_events() -> list[Chunk]:
+    """R4's stream: a short text, then W4's three calls, 8 characters of arguments per delta."""
+    return responses_events(R4_TEXT, [(i, n, bench_wire.model_json(a)) for i, n, a in bench_wire.CALLS])
+
+
+#: What both sides must produce on R4: the turn's text and its calls.
+Turn = tuple[str, Calls]
+
+
+def tt_responses_assemble(events: Sequence[Chunk]) -> Turn:
+    """toolturns: feed every event, take the message, decode every call's arguments."""
+    stream = responses.StreamAssembler()
+    for event in events:
+        stream.feed(event)
+    message = stream.message()
+    return message.text, [(call.id, call.name, call.arguments) for call in message.tool_calls or ()]
+
+
+def base_responses_assemble(events: Sequence[Chunk]) -> Turn:
+    """By hand: items keyed by output_index, text and argument fragments appended and joined once.
+
+    It trusts the deltas: the ``.done`` events' repeated text and the
+    completed response's output are not read (toolturns checks each event
+    and reads the done items), and nothing is checked.
+    """
+    items: dict[int, dict[str, Any]] = {}
+    fragments: dict[int, list[str]] = {}
+    for event in events:
+        kind = event["type"]
+        if kind == "response.function_call_arguments.delta" or kind == "response.output_text.delta":
+            fragments[event["output_index"]].append(event["delta"])
+        elif kind == "response.output_item.added":
+            items[event["output_index"]] = event["item"]
+            fragments[event["output_index"]] = []
+    text = ""
+    calls: Calls = []
+    for index, item in sorted(items.items()):
+        if item["type"] == "function_call":
+            calls.append((item["call_id"], item["name"], json.loads("".join(fragments[index]))))
+        elif item["type"] == "message" and not text:
+            text = "".join(fragments[index])
+    return text, calls
 
 
 # -- the contenders -----------------------------------------------------------------
@@ -189,6 +328,11 @@ def check_same_output(w4: Sequence[Chunk], big: Sequence[Chunk], big_expected: d
         problems.append("scaling: toolturns did not assemble the streamed call")
     if base_assemble(big) != big_calls:
         problems.append("scaling: the baseline did not assemble the streamed call")
+    r4_expected = (R4_TEXT, expected)
+    if tt_responses_assemble(r4_events()) != r4_expected:
+        problems.append("R4: toolturns did not assemble the streamed turn")
+    if base_responses_assemble(r4_events()) != r4_expected:
+        problems.append("R4: the baseline did not assemble the streamed turn")
     if problems:
         sys.exit("bench_stream: not the same work, not timing it:\n  " + "\n  ".join(problems))
 
@@ -213,9 +357,11 @@ def _scale(result: Result) -> tuple[float, float]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="a short run (fewer, shorter samples)")
-    parser.add_argument("--repeat", type=int, help="samples per contender on W4 (default 41, quick 7)")
+    parser.add_argument("--repeat", type=int, help="samples per contender on W4 and R4 (default 41, quick 7)")
     parser.add_argument(
-        "--profile", action="store_true", help="instead of timing, show where toolturns' time goes on W4"
+        "--profile",
+        action="store_true",
+        help="instead of timing, show where toolturns' time goes on W4 and R4",
     )
     options = parser.parse_args(argv)
     repeat = options.repeat or (7 if options.quick else 41)
@@ -228,9 +374,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     large, large_chars = scaling_chunks(10 * small_rows)
     check_same_output(w4, large, big_arguments(10 * small_rows))
     w4_row = Row("W4 3 calls, 8-char deltas -> message", lambda: tt_assemble(w4), lambda: base_assemble(w4))
+    r4 = r4_events()
+    r4_row = Row(
+        "R4 Responses text + 3 calls -> message",
+        lambda: tt_responses_assemble(r4),
+        lambda: base_responses_assemble(r4),
+    )
 
     if options.profile:
-        bench_wire.profile([w4_row], seconds=0.2 if options.quick else 1.0)
+        bench_wire.profile([w4_row, r4_row], seconds=0.2 if options.quick else 1.0)
         return 0
 
     fragments = sum(len(c["choices"][0]["delta"].get("tool_calls", ())) for c in w4) - len(bench_wire.CALLS)
@@ -242,6 +394,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"W4 stream: {len(w4)} chunks (role, 3 call starts, {fragments} argument fragments of "
         f"{FRAGMENT} characters, finish)"
     )
+    print(
+        f"R4 stream: {len(r4)} Responses events (W4's {fragments} argument fragments, {R4_TEXT!r} in "
+        f"{FRAGMENT}-character text deltas, the added/done events of each part and item, created, "
+        "in_progress, completed)"
+    )
     print(f"{repeat} interleaved samples of ~{seconds * 1000:.0f} ms per contender; GC off while timing")
     print()
     header = (
@@ -250,20 +407,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     print(header)
     print("-" * len(header))
-    result = measure(w4_row, repeat=repeat, seconds=seconds)
-    print(
-        f"{w4_row.name:<42}{_us(min(result.toolturns)):>14}{_us(statistics.median(result.toolturns)):>10}"
-        f"{_us(min(result.baseline)):>13}{_us(statistics.median(result.baseline)):>10}"
-        f"{min(result.toolturns) / min(result.baseline):>7.2f}x"
-        f"{statistics.median(result.ratios()):>9.2f}x",
-        flush=True,
-    )
-    per_chunk = statistics.median(result.toolturns) / len(w4)
-    base_per_chunk = statistics.median(result.baseline) / len(w4)
-    print(
-        f"   per chunk (median): toolturns {per_chunk * 1e6:.2f} µs, baseline {base_per_chunk * 1e6:.2f} µs"
-        "   (target: ratio <= 1.3)"
-    )
+    for row, stream in ((w4_row, w4), (r4_row, r4)):
+        result = measure(row, repeat=repeat, seconds=seconds)
+        print(
+            f"{row.name:<42}{_us(min(result.toolturns)):>14}{_us(statistics.median(result.toolturns)):>10}"
+            f"{_us(min(result.baseline)):>13}{_us(statistics.median(result.baseline)):>10}"
+            f"{min(result.toolturns) / min(result.baseline):>7.2f}x"
+            f"{statistics.median(result.ratios()):>9.2f}x",
+            flush=True,
+        )
+        per_chunk = statistics.median(result.toolturns) / len(stream)
+        base_per_chunk = statistics.median(result.baseline) / len(stream)
+        print(
+            f"   per event (median): toolturns {per_chunk * 1e6:.2f} µs, baseline {base_per_chunk * 1e6:.2f} µs"
+            "   (target: ratio <= 1.3)"
+        )
     print()
 
     print(

@@ -1,4 +1,4 @@
-"""Speed of toolturns against a hand-written baseline, on the OpenAI wire.
+"""Speed of toolturns against a hand-written baseline, on the OpenAI Chat and Responses wires.
 
 The baseline does the same work with plain dicts, tuples and ``json``, and
 checks nothing: it is the floor a validating library is measured against.
@@ -12,6 +12,16 @@ Rows (one operation each):
 - W3  wire -> objects -> wire for a realistic 200-message transcript (system,
       user, assistant text, assistant turns with 1-3 calls, tool results).
       Both sides keep the arguments as text here, as the wire carries them.
+- R2  (OpenAI Responses) W2 from a ``response`` body: its JSON text decoded,
+      its output read (W1's three calls as function_call items, with their
+      fc_ ids and status), every call's arguments decoded.
+- R3  (OpenAI Responses) W3's transcript as a request body's ``input`` items
+      (the assistant's replayed from ``response.output``, with their ids and
+      status): JSON text -> messages (from_request) -> JSON text (to_request).
+      The baseline groups the items into turns as toolturns does and keeps
+      every key it does not model; it checks nothing.
+- R2d, R3d  R2 and R3 from the dict json.loads gave, to the dict before
+      json.dumps: the step W2 and W3 measure.
 - W5  JSON text -> objects -> JSON text for a user turn with a question and a
       1 MB image as a base64 data: URL (OpenAI's image_url part): the parts
       read into plain values and written back, json.loads and json.dumps
@@ -28,7 +38,7 @@ measured with ``python -X importtime`` in fresh processes (best of 5).
 
 Run from the repository root::
 
-    python benchmarks/bench_wire.py            # about 15 s
+    python benchmarks/bench_wire.py            # about 20 s
     python benchmarks/bench_wire.py --quick    # about 2 s, for a smoke test
     python benchmarks/bench_wire.py --profile  # where toolturns's time goes (cProfile)
 """
@@ -57,7 +67,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import toolturns
-from toolturns import ChatMessage, ToolCall
+from toolturns import ChatMessage, ToolCall, responses
 
 Wire = dict[str, Any]
 
@@ -328,6 +338,246 @@ def peak_bytes(function: Callable[[], object]) -> int:
     return peak
 
 
+# -- the Responses wire (R2, R3) ------------------------------------------------------
+
+#: The keys a response object carries besides ``output`` (as gpt-4o-mini's in
+#: tests/data/responses/response_function_call.json, without its tools).
+RESPONSE_ENVELOPE: dict[str, Any] = {
+    "id": "resp_0633efef9be07b3f00697055b509f481919987db82fc1022c9",
+    "object": "response",
+    "created_at": 1768969653,
+    "status": "completed",
+    "error": None,
+    "incomplete_details": None,
+    "instructions": None,
+    "max_output_tokens": None,
+    "model": "gpt-4o-mini-2024-07-18",
+    "parallel_tool_calls": True,
+    "previous_response_id": None,
+    "reasoning": {"effort": None, "summary": None},
+    "store": True,
+    "temperature": 1,
+    "text": {"format": {"type": "text"}, "verbosity": "medium"},
+    "tool_choice": "auto",
+    "top_p": 1,
+    "truncation": "disabled",
+    "metadata": {},
+}
+RESPONSE_USAGE: dict[str, Any] = {
+    "input_tokens": 312,
+    "input_tokens_details": {"cached_tokens": 0},
+    "output_tokens": 141,
+    "output_tokens_details": {"reasoning_tokens": 0},
+    "total_tokens": 453,
+}
+
+
+def model_json(arguments: Any) -> str:
+    """Argument text as models write it in a response: compact, non-ASCII kept as is."""
+    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
+
+
+def response_call_items() -> list[Wire]:
+    """W1's three calls as a response's ``function_call`` output items, each with its ``fc_`` id and status."""
+    return [
+        {
+            "type": "function_call",
+            "id": f"fc_0633efef9be07b3f{number:02d}697055b5992081919d",
+            "call_id": call_id,
+            "name": name,
+            "arguments": model_json(arguments),
+            "status": "completed",
+        }
+        for number, (call_id, name, arguments) in enumerate(CALLS)
+    ]
+
+
+def make_response() -> str:
+    """R2's input: a ``response`` body whose output is W1's three calls, as JSON text."""
+    return json.dumps({**RESPONSE_ENVELOPE, "output": response_call_items(), "usage": RESPONSE_USAGE})
+
+
+def make_responses_transcript(size: int = 200) -> str:
+    """R3's input: W3's transcript as a Responses request body (``{"input": [...]}``), as JSON text.
+
+    Items as a client holds them that appends each response's output to its
+    next input: the user's messages and function_call_output items written
+    by the caller, the assistant's messages and function_call items replayed
+    from ``response.output`` with their ``msg_``/``fc_`` ids and status (each key in the order toolturns
+    writes it, so that a round trip gives the same text back).
+    """
+    items: list[Wire] = []
+    for number, message in enumerate(make_transcript(size)):
+        role, content = message["role"], message.get("content")
+        if role == "tool":
+            items.append(
+                {"type": "function_call_output", "call_id": message["tool_call_id"], "output": content}
+            )
+        elif role != "assistant":
+            items.append({"type": "message", "role": role, "content": content})
+        else:
+            if content:
+                items.append(
+                    {
+                        "type": "message",
+                        "role": "assistant",
+                        "content": [{"type": "output_text", "text": content, "annotations": []}],
+                        "id": f"msg_{number:04d}efef9be07b3f00697055b5",
+                        "status": "completed",
+                    }
+                )
+            for call in message.get("tool_calls") or ():
+                items.append(
+                    {
+                        "type": "function_call",
+                        "call_id": call["id"],
+                        "name": call["function"]["name"],
+                        "arguments": call["function"]["arguments"],
+                        "id": "fc_" + call["id"][5:] + "f00697055b599",
+                        "status": "completed",
+                    }
+                )
+    return json.dumps({"model": "gpt-4o-mini", "input": items})
+
+
+def tt_r2(text: str) -> tuple[ChatMessage, list[dict[str, Any]]]:
+    """R2 with toolturns: the response's turn read, every call's arguments decoded."""
+    return tt_r2_dicts(json.loads(text))
+
+
+def tt_r2_dicts(body: Wire) -> tuple[ChatMessage, list[dict[str, Any]]]:
+    """R2's step after the JSON text, with toolturns."""
+    turn = responses.from_response(body)
+    return turn, [call.arguments for call in turn.tool_calls or ()]
+
+
+def tt_r3(text: str) -> str:
+    """R3 with toolturns: every item read into messages, then written back."""
+    return json.dumps(tt_r3_dicts(json.loads(text)))
+
+
+def tt_r3_dicts(body: Wire) -> Wire:
+    """R3's step between the JSON texts, with toolturns."""
+    return responses.to_request(responses.from_request(body))
+
+
+#: An item's keys the baseline models, as toolturns does; it keeps the others (``id``, ``status``) too.
+_MESSAGE_KEYS = frozenset({"type", "role", "content"})
+_CALL_KEYS = frozenset({"type", "call_id", "name", "arguments"})
+_OUTPUT_KEYS = frozenset({"type", "call_id", "output"})
+
+#: A Responses call as plain data: (call_id, name, arguments, the item's other keys).
+PlainCall = tuple[str, str, Any, dict[str, Any]]
+
+
+def _others(item: Wire, modelled: frozenset[str]) -> dict[str, Any]:
+    return {key: value for key, value in item.items() if key not in modelled}
+
+
+def _base_text(content: Any) -> str:
+    """A message item's text: the string, or its output_text parts joined."""
+    if isinstance(content, str):
+        return content
+    return "".join(part["text"] for part in content if part["type"] == "output_text")
+
+
+def base_r2(text: str) -> tuple[str, str, list[PlainCall], list[Wire]]:
+    """R2 by hand: the output items read into a tuple, every call's arguments through json.loads.
+
+    Keeps each call item's id and status, and every item of another type,
+    as toolturns does; checks nothing.
+    """
+    return base_r2_dicts(json.loads(text))
+
+
+def base_r2_dicts(body: Wire) -> tuple[str, str, list[PlainCall], list[Wire]]:
+    """R2's step after the JSON text, by hand."""
+    texts: list[str] = []
+    calls: list[PlainCall] = []
+    kept: list[Wire] = []
+    for item in body["output"]:
+        kind = item["type"]
+        if kind == "function_call":
+            calls.append(
+                (item["call_id"], item["name"], json.loads(item["arguments"]), _others(item, _CALL_KEYS))
+            )
+        elif kind == "message" and not texts:
+            texts.append(_base_text(item["content"]))
+        else:
+            kept.append(item)
+    return "assistant", "".join(texts), calls, kept
+
+
+#: A Responses turn as plain data: (kind, role, content, calls, call_id, the item's other keys).
+PlainItem = tuple[str, str, Any, list[PlainCall], "str | None", dict[str, Any]]
+
+
+def _base_read_items(items: Sequence[Wire]) -> list[PlainItem]:
+    """Items grouped into turns as toolturns groups them: an assistant message and the calls after it."""
+    turns: list[PlainItem] = []
+    for item in items:
+        kind = item.get("type", "message")
+        if kind == "function_call":
+            call = (item["call_id"], item["name"], item["arguments"], _others(item, _CALL_KEYS))
+            if turns and turns[-1][0] == "turn":
+                turns[-1][3].append(call)
+            else:
+                turns.append(("turn", "assistant", None, [call], None, {}))
+        elif kind == "function_call_output":
+            turns.append(("output", "tool", item["output"], [], item["call_id"], _others(item, _OUTPUT_KEYS)))
+        elif item["role"] == "assistant":
+            content = _base_parts(item["content"])
+            turns.append(("turn", "assistant", content, [], None, _others(item, _MESSAGE_KEYS)))
+        else:
+            content = _base_parts(item["content"])
+            turns.append(("message", item["role"], content, [], None, _others(item, _MESSAGE_KEYS)))
+    return turns
+
+
+def _base_parts(content: Any) -> Any:
+    """A message's content: the string, or each text part as a (type, text, annotations) tuple."""
+    if isinstance(content, str):
+        return content
+    return tuple((part["type"], part["text"], part.get("annotations")) for part in content)
+
+
+def _base_write_parts(content: Any) -> Any:
+    if isinstance(content, str):
+        return content
+    return [{"type": kind, "text": text, "annotations": annotations} for kind, text, annotations in content]
+
+
+def _base_write_items(turns: Sequence[PlainItem]) -> list[Wire]:
+    items: list[Wire] = []
+    for kind, role, content, calls, call_id, others in turns:
+        if kind == "output":
+            items.append({"type": "function_call_output", "call_id": call_id, "output": content, **others})
+            continue
+        if content is not None:
+            items.append({"type": "message", "role": role, "content": _base_write_parts(content), **others})
+        for call_id_, name, arguments, call_others in calls:
+            items.append(
+                {
+                    "type": "function_call",
+                    "call_id": call_id_,
+                    "name": name,
+                    "arguments": arguments,
+                    **call_others,
+                }
+            )
+    return items
+
+
+def base_r3(text: str) -> str:
+    """R3 by hand: items read into plain tuples (grouped into turns, other keys kept), then written back."""
+    return json.dumps(base_r3_dicts(json.loads(text)))
+
+
+def base_r3_dicts(body: Wire) -> Wire:
+    """R3's step between the JSON texts, by hand."""
+    return {"input": _base_write_items(_base_read_items(body["input"]))}
+
+
 # -- the same output on both sides -------------------------------------------
 
 
@@ -379,8 +629,31 @@ def check_same_output(transcript: Sequence[Wire]) -> None:
     image_turn = make_image_turn(10_000)
     if tt_w5(image_turn) != base_w5(image_turn) or tt_w5(image_turn) != image_turn:
         problems.append("W5: the JSON text differs")
+    problems.extend(_responses_problems(make_response(), make_responses_transcript()))
     if problems:
         sys.exit("bench_wire: not the same work, not timing it:\n  " + "\n  ".join(problems))
+
+
+def _responses_problems(response: str, transcript: str) -> list[str]:
+    """What R2 and R3 do differently on the two sides, or not as the rows say."""
+    problems = []
+    turn, decoded = tt_r2(response)
+    calls = [
+        (call.id, call.name, call.arguments, call.provider_data["responses"]["keys"])
+        for call in turn.tool_calls or ()
+    ]
+    kept = list(turn.provider_data.get("responses", {}).get("items", ()))
+    if ("assistant", turn.text, calls, kept) != base_r2(response):
+        problems.append("R2: the turns read differ")
+    if decoded != [arguments for _, _, arguments in CALLS]:
+        problems.append("R2: the decoded arguments are not W1's")
+    if tt_r3(transcript) != base_r3(transcript):
+        problems.append("R3: the JSON text differs")
+    if json.loads(tt_r3(transcript))["input"] != json.loads(transcript)["input"]:
+        problems.append("R3: the round trip changed the items")
+    if len(responses.from_request(json.loads(transcript))) != len(make_transcript()):
+        problems.append("R3: the items are not W3's messages")
+    return problems
 
 
 # -- timing -------------------------------------------------------------------
@@ -535,10 +808,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     check_same_output(transcript)
     image_turn = make_image_turn()
     w1 = base_w1()
+    response, responses_transcript = make_response(), make_responses_transcript()
+    body, request = json.loads(response), json.loads(responses_transcript)
     rows = [
         Row("W1 build 3 calls + 3 results -> wire", tt_w1, base_w1),
         Row("W2 wire -> objects + arguments", lambda: tt_w2(w1), lambda: base_w2(w1)),
         Row("W3 200-message wire -> objects -> wire", lambda: tt_w3(transcript), lambda: base_w3(transcript)),
+        Row("R2 response JSON -> turn + arguments", lambda: tt_r2(response), lambda: base_r2(response)),
+        Row(
+            "R3 200-message JSON -> objects -> JSON",
+            lambda: tt_r3(responses_transcript),
+            lambda: base_r3(responses_transcript),
+        ),
+        # The same steps without the JSON text, as W2 and W3 measure them.
+        Row("R2d R2 from the decoded body", lambda: tt_r2_dicts(body), lambda: base_r2_dicts(body)),
+        Row("R3d R3 from the decoded body", lambda: tt_r3_dicts(request), lambda: base_r3_dicts(request)),
         Row(
             "W5 1 MB image turn, JSON -> objects -> JSON",
             lambda: tt_w5(image_turn),
