@@ -77,7 +77,10 @@ def unmodelled(
             continue
         if not isinstance(key, str):
             raise error(path, "keys must be strings", describe(key))
-        if not carries_nothing(value):
+        if type(value) is str:  # any text is JSON: the common kept value (an item id, a status)
+            if value:
+                rest[key] = value
+        elif not carries_nothing(value):
             encode(value, join_key(path, key), error)  # checked here; the value object stores it as text
             rest[key] = value
     return rest

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.property.strategies import json_values
+from tests.property.strategies import json_values, mutated
 from toolturns import InvalidStream, MessageError, parse_sse
 from toolturns.providers.responses.read import from_response
-from toolturns.providers.responses.stream import StreamAssembler
+from toolturns.providers.responses.stream import ResponseBuilder, StreamAssembler
 
 _DATA = Path(__file__).parents[2] / "data" / "responses"
 _ENDED = ["stream_text", "stream_function_call", "stream_reasoning_call", "stream_incomplete"]
@@ -188,3 +189,114 @@ def test_a_snapshot_shows_a_message_given_as_text() -> None:
     message = {"id": "msg_1", "type": "message", "role": "assistant", "content": "Sunny."}
     stream.feed({"type": "response.output_item.added", "output_index": 0, "item": message})
     assert (stream.snapshot().content, stream.message().content) == ("Sunny.", "Sunny.")
+
+
+def _outcome(feed: Any, events: list[Any]) -> tuple[int, str]:
+    """How far ``feed`` took the events, and the error it stopped with ('' when none)."""
+    for number, event in enumerate(events):
+        try:
+            feed(event)
+        except MessageError as error:
+            return number, str(error)
+    return len(events), ""
+
+
+_RECORDED = st.sampled_from([_events(name) for name in _ENDED])
+
+
+_ODD: list[object] = [None, 0, 1, 2, "0", "fc_x", "", [], "response.output_text.delta"]
+
+
+@st.composite
+def _fragments_edited(draw: st.DrawFn) -> list[Any]:
+    """A recorded stream whose argument fragments have their keys edited: what the fast path must
+    decline (another item's id or index, a missing or odd value) or take as the general path does."""
+    recorded = draw(st.sampled_from([_events(name) for name in _ENDED]))
+    events = [dict(event) for event in recorded]
+    fragments = [n for n, event in enumerate(events) if event["type"].endswith("arguments.delta")]
+    edited: list[int] = draw(st.lists(st.sampled_from(fragments), max_size=3)) if fragments else []
+    for number in edited:
+        key = draw(st.sampled_from(["item_id", "output_index", "delta", "type"]))
+        odd: object = draw(st.sampled_from(_ODD))
+        if draw(st.booleans()):
+            events[number].pop(key, None)
+        else:
+            events[number][key] = odd
+    again: bool = draw(st.booleans())
+    if fragments and again:  # a fragment after its call's arguments, or the call, are done
+        closing = (
+            "response.function_call_arguments.done" if draw(st.booleans()) else "response.output_item.done"
+        )
+        after = next(n for n, event in enumerate(events) if event.get("type") == closing)
+        events.insert(after + 1, dict(recorded[fragments[-1]]))
+    if draw(st.booleans()):  # the item done without its arguments' done event (the item brings them)
+        events = [event for event in events if event.get("type") != "response.function_call_arguments.done"]
+    return events
+
+
+@given(events=st.one_of(mutated(_RECORDED), _fragments_edited()))
+def test_the_delta_fast_path_takes_what_the_general_path_takes(events: list[Any]) -> None:
+    """An assembler (which takes argument fragments in one call) and one whose builder takes every
+    event the general way take the same events, stop at the same one with the same error, and
+    build the same turn."""
+    stream, general = StreamAssembler(), StreamAssembler()
+    general._builder = _General()
+    assert _outcome(stream.feed, events) == _outcome(general.feed, events)
+    assert stream._builder.items() == general._builder.items()
+    assert _outcome(lambda _: stream.message(), [None]) == _outcome(lambda _: general.message(), [None])
+
+
+class _General(ResponseBuilder):
+    """A builder without the fragment fast path."""
+
+    def took_delta(self, event: dict[str, Any]) -> bool:
+        return False
+
+
+def test_a_server_that_streams_no_item_gives_the_closing_output() -> None:
+    """Only response.created and response.completed: the closing response's output is the turn."""
+    final = _events("stream_function_call")[-1]["response"]
+    stream = StreamAssembler()
+    stream.feed({"type": "response.created", "response": {**final, "status": "in_progress", "output": []}})
+    stream.feed({"type": "response.completed", "response": final})
+    assert stream.message() == from_response(final)
+    assert stream.message().tool_calls
+
+
+@pytest.mark.parametrize(
+    ("edit", "error"),
+    [
+        ("after_item_done", "must name an output item not done yet"),
+        ("after_arguments_done", "must name a call whose arguments are not done yet"),
+        ("other_item_id", "must be the id of output item 1"),
+        ("delta_not_text", "delta: must be a string"),
+        ("not_a_call", "must name a function_call item"),
+    ],
+)
+def test_a_fragment_the_fast_path_declines_is_refused_as_the_general_path_refuses(
+    edit: str, error: str
+) -> None:
+    events = _events("stream_reasoning_call")
+    fragment = dict(next(event for event in events if event["type"].endswith("arguments.delta")))
+    if edit == "not_a_call":  # the reasoning item's index and id
+        reasoning = events[2]["item"]
+        at, fragment = 3, {**fragment, "output_index": 0, "item_id": reasoning["id"]}
+    elif edit == "after_item_done":
+        events = [event for event in events if event["type"] != "response.function_call_arguments.done"]
+        at = max(n for n, event in enumerate(events) if event["type"] == "response.output_item.done") + 1
+    elif edit == "after_arguments_done":
+        at = next(n for n, event in enumerate(events) if event["type"].endswith("arguments.done")) + 1
+    else:
+        at = next(n for n, event in enumerate(events) if event["type"].endswith("arguments.delta"))
+        fragment = {**fragment, **({"item_id": "fc_other"} if edit == "other_item_id" else {"delta": 5})}
+    events.insert(at, fragment)
+    for assembler in (StreamAssembler(), _general()):
+        assert at == _outcome(assembler.feed, events)[0]
+        with pytest.raises(InvalidStream, match=re.escape(error)):
+            assembler.feed(events[at])
+
+
+def _general() -> StreamAssembler:
+    stream = StreamAssembler()
+    stream._builder = _General()
+    return stream

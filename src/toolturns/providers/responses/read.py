@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..._content import ContentPart
-from ..._errors import InvalidMessage, InvalidToolCall, at, describe
+from ..._errors import InvalidMessage, InvalidToolCall, MessageError, at, describe
 from ..._extra import carries_nothing
 from ..._message import ChatMessage, Role
 from ..._sdk import dumped
@@ -138,19 +138,22 @@ def finish_reason(body: object) -> str | None:
 
 
 def _item(value: object) -> dict[str, Any]:
-    value = dumped(value)
-    if not isinstance(value, Mapping):
-        raise InvalidMessage("", "must be an item object", describe(value))
-    item = dict(value)
+    if type(value) is not dict:  # an SDK object, or another mapping: read as the dict it stands for
+        value = dumped(value)
+        if not isinstance(value, Mapping):
+            raise InvalidMessage("", "must be an item object", describe(value))
+        value = dict(value)
+    item: dict[str, Any] = value  # the caller's own dict: read, never changed (copied before an edit)
     kind = item.get("type")
     if kind == "function_call":
-        item.pop(_PARSED_ARGUMENTS, None)
+        if _PARSED_ARGUMENTS in item:
+            item = {key: value for key, value in item.items() if key != _PARSED_ARGUMENTS}
     elif (
         kind == "message"
         and isinstance(item.get("content"), list)
         and any(isinstance(part, Mapping) and _PARSED in part for part in item["content"])
     ):
-        item["content"] = [_unparsed(part) for part in item["content"]]
+        item = {**item, "content": [_unparsed(part) for part in item["content"]]}
     return item
 
 
@@ -250,8 +253,9 @@ class _Turn:
 def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
     messages: list[ChatMessage] = []
     turn: _Turn | None = None
-    for number, raw in enumerate(items):
-        with at(f"input[{number}]"):
+    number = 0
+    try:  # one handler for the loop, not a context per item: a request holds hundreds
+        for number, raw in enumerate(items):  # noqa: B007 (the handler names the item)
             item = _item(raw)
             kind = item.get("type", "message" if "role" in item else None)
             if kind == "message" and item.get("role") == "assistant":
@@ -284,6 +288,8 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
                     turn.keep(item)
                 else:
                     raise InvalidMessage("type", "must be an item type (a string)", describe(kind))
+    except MessageError as error:
+        raise error.with_prefix(f"input[{number}]") from None
     if turn is not None:
         messages.append(turn.close())
     return messages

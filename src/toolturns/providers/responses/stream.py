@@ -148,7 +148,8 @@ class ResponseBuilder:
         self.finish_reason = None
         self._ended = False
         self._fed = 0
-        self._response: dict[str, Any] | None = None
+        self._response: dict[str, Any] | None = None  # the last response sent, less its output
+        self._closing_output: list[Any] | None = None  # the closing output, where no item came
         self._items: dict[int, _Item] = {}
         self._ids: dict[str, int] = {}  # the output_index of each item id
 
@@ -178,6 +179,27 @@ class ResponseBuilder:
         except MessageError as error:
             raise error.with_prefix(where) from None
         self._fed += 1
+
+    def took_delta(self, event: dict[str, Any]) -> bool:
+        """Take a text or argument fragment for an open item the common way, in one call;
+        False, having taken nothing, for any other event or anything unusual in it (the
+        general path then takes it, or says what is wrong)."""
+        kind = event.get("type")
+        if kind == _ARGUMENTS_DELTA:
+            index = event.get("output_index")
+            item = self._items.get(index) if type(index) is int else None
+            delta = event.get("delta")
+            if (
+                item is not None
+                and item.done is None
+                and item.arguments is not None
+                and not item.arguments_done
+                and type(delta) is str
+                and event.get("item_id") == item.id
+            ):
+                item.arguments.append(delta)
+                return True
+        return False
 
     def take(self, event: dict[str, Any]) -> None:
         """Take one event (a dict) without counting it: errors are located inside the event (``delta``).
@@ -217,25 +239,36 @@ class ResponseBuilder:
         Raises:
             InvalidStream: nothing was fed yet.
         """
+        copy: dict[str, Any] = owned(self.view(), "response")
+        return copy
+
+    def view(self) -> dict[str, Any]:
+        """What ``response()`` gives, without the copy: the builder's own dicts, to read only.
+
+        Raises:
+            InvalidStream: nothing was fed yet.
+        """
         if self._response is None:
             raise InvalidStream("", "has no events yet: feed the stream before asking for its response")
-        response = dict(self._response)
-        response["output"] = self.items()
-        copy: dict[str, Any] = owned(response, "response")
-        return copy
+        output = self.items() if self._items or self._closing_output is None else self._closing_output
+        return {**self._response, "output": output}
 
     # -- the events ----------------------------------------------------------------------
 
     def _created(self, event: dict[str, Any]) -> None:
         if self._response is not None:
             raise InvalidStream("type", "must come once, as the first event", describe(event["type"]))
-        self._response = _object(event, "response")
+        self._response = _response(event)
 
     def _progress(self, event: dict[str, Any]) -> None:
-        self._response = _object(event, "response")
+        self._response = _response(event)
 
     def _close(self, kind: str, event: dict[str, Any]) -> None:
-        response = _object(event, "response")
+        response = _response(event)
+        output = event["response"].get("output")
+        if not self._items and isinstance(output, list) and output:
+            # A server that streamed no item: the closing response's output is all there is.
+            self._closing_output = owned(output, "response.output")
         status = response.get("status")
         if status != _CLOSING[kind]:
             raise InvalidStream(
@@ -419,6 +452,8 @@ class ResponseBuilder:
         return item
 
 
+_ARGUMENTS_DELTA = "response.function_call_arguments.delta"
+
 _HANDLERS: dict[str, Callable[[ResponseBuilder, dict[str, Any]], None]] = {
     "response.created": ResponseBuilder._created,
     "response.queued": ResponseBuilder._progress,
@@ -439,6 +474,15 @@ _HANDLERS: dict[str, Callable[[ResponseBuilder, dict[str, Any]], None]] = {
     "response.function_call_arguments.delta": ResponseBuilder._arguments_delta,
     "response.function_call_arguments.done": ResponseBuilder._arguments_done,
 }
+
+
+def _response(event: dict[str, Any]) -> dict[str, Any]:
+    """The event's response, copied but for its output: the items' own events build that."""
+    value = event.get("response")
+    if type(value) is not dict:
+        raise InvalidStream("response", "must be an object", describe(value))
+    copy: dict[str, Any] = owned({key: item for key, item in value.items() if key != "output"}, "response")
+    return copy
 
 
 def _object(event: dict[str, Any], key: str) -> dict[str, Any]:
@@ -495,6 +539,8 @@ class StreamAssembler(Assembler):
 
     def _feed(self, item: dict[str, Any]) -> None:
         builder = self._builder
+        if builder.took_delta(item):
+            return  # a fragment changes no finish reason, end or usage
         try:
             builder.take(item)
         finally:  # a failed response or an error event ends the stream, then raises
@@ -506,7 +552,7 @@ class StreamAssembler(Assembler):
     def _build(self) -> ChatMessage:
         from .read import from_response  # the reader imports nothing of the stream
 
-        return from_response(self._builder.response())
+        return from_response(self._builder.view())  # read, never kept nor changed: no copy
 
     def _content(self) -> str:
         # The text of the message item from_response makes the turn's content of: the first of text only.

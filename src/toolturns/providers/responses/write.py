@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..._content import ContentPart
@@ -69,7 +69,8 @@ def to_request(
     for index, message in enumerate(checked):
         try:
             written, kept_at = turn_items(message)
-            _refuse_misplaced_reasoning(written, kept_at)
+            if kept_at:  # reasoning items are kept ones
+                _refuse_misplaced_reasoning(written, kept_at)
         except MessageError as error:
             raise error.with_prefix(f"messages[{index}]") from None
         if message.provider_data is not EMPTY or message.tool_calls:  # ids come only from kept data
@@ -103,16 +104,8 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
     Raises:
         MessageError: its kept data is malformed (the path is in the message).
     """
-    written = _items(message)
-    if message.role is not Role.ASSISTANT or message.provider_data is EMPTY:
-        return written, {}
-    replay = replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=MESSAGE_KEYS, items=True)
-    return written, {id(item): number for number, (_, item) in enumerate(replay.items)}
-
-
-def _items(message: ChatMessage) -> list[dict[str, Any]]:
     if message.role is Role.TOOL:
-        return [_output(message)]
+        return [_output(message)], _NONE_KEPT
     replay = replay_of(
         message.provider_data,
         _PROVIDER,
@@ -121,11 +114,11 @@ def _items(message: ChatMessage) -> list[dict[str, Any]]:
         items=message.role is Role.ASSISTANT,
     )
     if message.role is not Role.ASSISTANT:
-        return [{**_message(message, "input_text", False), **replay.keys}]
+        return [_with_keys(_message(message, "input_text", False), replay.keys)], _NONE_KEPT
     written: list[dict[str, Any]] = []
     # No empty message item beside calls or kept items (a refusal kept whole): it would read back as text.
     if message.content or replay.keys or not (message.tool_calls or replay.items):
-        written.append({**_message(message, "output_text", "id" in replay.keys), **replay.keys})
+        written.append(_with_keys(_message(message, "output_text", "id" in replay.keys), replay.keys))
     for position, call in enumerate(message.tool_calls or ()):
         try:
             call_replay = replay_of(call.provider_data, _PROVIDER, InvalidToolCall, keys=CALL_KEYS)
@@ -137,8 +130,20 @@ def _items(message: ChatMessage) -> list[dict[str, Any]]:
             "name": call.name,
             "arguments": call.arguments_json,
         }
-        written.append({**item, **call_replay.keys})
-    return placed(replay, written)
+        written.append(_with_keys(item, call_replay.keys))
+    if not replay.items:
+        return written, _NONE_KEPT
+    return placed(replay, written), {id(item): number for number, (_, item) in enumerate(replay.items)}
+
+
+_NONE_KEPT: dict[int, int] = {}  # read only
+
+
+def _with_keys(item: dict[str, Any], keys: Mapping[str, Any]) -> dict[str, Any]:
+    """``item`` (made here) with the kept keys after its own, as the native item had them."""
+    if keys:
+        item.update(keys)
+    return item
 
 
 def _message(message: ChatMessage, text_type: str, output_shape: bool) -> dict[str, Any]:
