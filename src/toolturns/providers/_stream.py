@@ -272,17 +272,16 @@ class Assembler(ABC):
         ...
         toolturns.InvalidStream: item[0].type: must be 'message_start' first (or 'ping'), got 'content_block_start'
         """
-        where = f"item[{self._fed}]"
         if type(item) is not dict:
             item = dumped(item)  # an SDK's chunk or event object
         if self._ended and not self._accepts_after_end(item):
-            raise InvalidStream(where, "must not follow the end of the stream", describe(item))
+            raise InvalidStream(f"item[{self._fed}]", "must not follow the end of the stream", describe(item))
         if type(item) is not dict:
-            raise InvalidStream(where, "must be an object", describe(item))
+            raise InvalidStream(f"item[{self._fed}]", "must be an object", describe(item))
         try:
             self._feed(item)
         except MessageError as error:  # try, not `with at()`: this runs once per chunk
-            raise error.with_prefix(where) from None
+            raise error.with_prefix(f"item[{self._fed}]") from None  # the path made only when needed
         self._fed += 1
 
     def _end_with(self, reason: object, path: str) -> None:

@@ -537,10 +537,16 @@ class StreamAssembler(Assembler):
         super().__init__()
         self._builder = ResponseBuilder()
 
+    def feed(self, item: object) -> None:
+        # Argument fragments, most of a stream, in one call; a fragment changes no finish
+        # reason, end or usage. Anything else, and any fragment it declines, the general way.
+        if type(item) is dict and not self._ended and self._builder.took_delta(item):
+            self._fed += 1
+            return
+        super().feed(item)
+
     def _feed(self, item: dict[str, Any]) -> None:
         builder = self._builder
-        if builder.took_delta(item):
-            return  # a fragment changes no finish reason, end or usage
         try:
             builder.take(item)
         finally:  # a failed response or an error event ends the stream, then raises
