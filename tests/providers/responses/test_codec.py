@@ -672,3 +672,12 @@ def test_the_sdks_parsed_copies_are_read_and_never_sent() -> None:
     sent = responses.to_request([ChatMessage.user("?"), turn])["input"]
     assert sent[1:] == [_TEXT_ITEM, {k: v for k, v in call.items() if k != "parsed_arguments"}]
     assert responses.from_request(sent)[1] == turn
+
+
+def test_a_parsed_copy_goes_and_every_other_part_stays() -> None:
+    """Only the output_text's ``parsed`` is left out; a refusal beside it is kept as it came."""
+    refusal = {"type": "refusal", "refusal": "No."}
+    parsed = {"type": "output_text", "text": "Sunny.", "annotations": [], "parsed": None}
+    turn = responses.from_response({"output": [{**_TEXT_ITEM, "content": [parsed, refusal]}]})
+    (sent,) = responses.to_request([turn])["input"]
+    assert sent["content"] == [{key: value for key, value in parsed.items() if key != "parsed"}, refusal]
