@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import httpx2
+from openai import OpenAI
 
 from tests.conftest import DATA, wire_examples
 from toolturns import ChatMessage, Tool
@@ -162,3 +163,14 @@ def assembled(codec: Codec, items: Iterable[object]) -> Assembler:
     for item in items:
         stream.feed(item)
     return stream
+
+
+def openai_client(server: RecordedServer) -> OpenAI:
+    """The openai SDK's client over ``server`` (Chat Completions and Responses alike)."""
+    # No retries: a failed request fails the test instead of being sent again.
+    return OpenAI(
+        api_key="test",
+        base_url="http://openai.test/v1",
+        max_retries=0,
+        http_client=httpx2.Client(transport=server.httpx2_transport()),
+    )

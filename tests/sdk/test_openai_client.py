@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx2
-from openai import OpenAI
 from openai.types.chat import ChatCompletionStreamOptionsParam
 
 from tests.sdk.recorded import (
     RecordedServer,
     assembled,
     json_reply,
+    openai_client,
     recorded,
     sse_reply,
     stream_data,
@@ -52,16 +51,6 @@ _CAPITAL_PROMPT = "What is the capital of the UK? Use the tool, then answer."
 _INCLUDE_USAGE: ChatCompletionStreamOptionsParam = {"include_usage": True}
 
 
-def _client(server: RecordedServer) -> OpenAI:
-    # No retries: a failed request fails the test instead of being sent again.
-    return OpenAI(
-        api_key="test",
-        base_url="http://openai.test/v1",
-        max_retries=0,
-        http_client=httpx2.Client(transport=server.httpx2_transport()),
-    )
-
-
 def test_a_tool_loop_through_the_openai_client() -> None:
     """The SDK sends toolturns' body as it is, and its ChatCompletion reads back without a dump."""
     responses = recorded("openai", "loop")
@@ -70,7 +59,7 @@ def test_a_tool_loop_through_the_openai_client() -> None:
         ChatMessage.system("You are a helpful assistant."),
         ChatMessage.user("What is the temperature in Tokyo?"),
     ]
-    with _client(server) as client:
+    with openai_client(server) as client:
 
         def ask(body: dict[str, Any]) -> ChatMessage:
             return openai.from_response(client.chat.completions.create(model=_MODEL, **body))
@@ -109,7 +98,7 @@ def test_a_streamed_tool_loop_through_the_openai_client() -> None:
     streams = recorded("openai", "stream_loop")
     server = RecordedServer(sse_reply(chunks, done=True) for chunks in streams)
     usages = []
-    with _client(server) as client:
+    with openai_client(server) as client:
 
         def ask(body: dict[str, Any]) -> ChatMessage:
             chunks = client.chat.completions.create(
@@ -147,7 +136,7 @@ def test_the_openai_stream_helpers_final_completion_reads_and_goes_back_as_the_a
     """
     streams = recorded("openai", "stream_loop")
     server = RecordedServer(sse_reply(chunks, done=True) for chunks in streams)
-    with _client(server) as client:
+    with openai_client(server) as client:
 
         def ask(body: dict[str, Any]) -> ChatMessage:
             with client.chat.completions.stream(model=_MODEL, **body) as stream:

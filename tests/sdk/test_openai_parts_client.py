@@ -12,13 +12,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx2
 import pydantic
-from openai import OpenAI
 from openai.types.chat import ChatCompletionMessageParam
 
 from tests.conftest import DATA
-from tests.sdk.recorded import RecordedServer, json_reply
+from tests.sdk.recorded import RecordedServer, json_reply, openai_client
 from toolturns import ChatMessage, ImagePart, TextPart, Tool, openai
 from toolturns.providers.openai.write import MOVED_PARTS
 
@@ -27,15 +25,6 @@ _MODEL = "gpt-4o"
 _GET_IMAGE = Tool("get_image", parameters={"type": "object", "properties": {}, "additionalProperties": False})
 _PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGP4z8AAAAMBAQDJ/pLvAAAAAElFTkSuQmCC"
 _MESSAGES = pydantic.TypeAdapter(list[ChatCompletionMessageParam])
-
-
-def _client(server: RecordedServer) -> OpenAI:
-    return OpenAI(
-        api_key="test",
-        base_url="http://openai.test/v1",
-        max_retries=0,
-        http_client=httpx2.Client(transport=server.httpx2_transport()),
-    )
 
 
 def _valid_for_the_sdk(messages: list[dict[str, Any]]) -> None:
@@ -52,7 +41,7 @@ def test_a_tool_that_returns_an_image_through_the_openai_client() -> None:
     server = RecordedServer(json_reply(response) for response in _LOOP["responses"])
     history = [ChatMessage.user([TextPart(_LOOP["prompt"])])]
     bodies = []
-    with _client(server) as client:
+    with openai_client(server) as client:
         for _ in _LOOP["responses"]:
             body = openai.to_request(history, tools=[_GET_IMAGE], tool_parts_to_user=True)
             bodies.append(body)
@@ -89,7 +78,7 @@ def test_a_user_image_through_the_openai_client_is_sent_byte_for_byte() -> None:
     }
     history = openai.from_request([native])
     assert history[0].content[1] == ImagePart(data=_PNG, media_type="image/png", detail="low")
-    with _client(server) as client:
+    with openai_client(server) as client:
         answer = openai.from_response(
             client.chat.completions.create(model=_MODEL, **openai.to_request(history))
         )

@@ -14,14 +14,20 @@ import itertools
 import json
 from typing import Any
 
-import httpx2
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from openai import OpenAI
 
 from tests.conftest import DATA
-from tests.sdk.recorded import RecordedServer, Reply, assembled, json_reply, sse_reply, tool_loop
+from tests.sdk.recorded import (
+    RecordedServer,
+    Reply,
+    assembled,
+    json_reply,
+    openai_client,
+    sse_reply,
+    tool_loop,
+)
 from toolturns import ChatMessage, InvalidStream, Tool, check_transcript, parse_sse, responses
 
 # The model and tool of the recorded gpt-5.2 stream (its response.tools), the prompt and result ours.
@@ -54,16 +60,6 @@ def _sse(events: list[dict[str, Any]]) -> Reply:
     return sse_reply({"event": event["type"], "data": event} for event in events)
 
 
-def _client(server: RecordedServer) -> OpenAI:
-    # No retries: a failed request fails the test instead of being sent again.
-    return OpenAI(
-        api_key="test",
-        base_url="http://openai.test/v1",
-        max_retries=0,
-        http_client=httpx2.Client(transport=server.httpx2_transport()),
-    )
-
-
 def test_a_tool_loop_with_reasoning_through_the_responses_client() -> None:
     """The SDK sends toolturns' body as it is; its ``Response`` is read as it is; the second
     request carries the reasoning item and the ``fc_`` call back exactly, in their order."""
@@ -73,7 +69,7 @@ def test_a_tool_loop_with_reasoning_through_the_responses_client() -> None:
     answer = _golden("response_text")
     server = RecordedServer([json_reply(reasoning_then_call), json_reply(answer)])
     history = [ChatMessage.user(_PROMPT)]
-    with _client(server) as client:
+    with openai_client(server) as client:
 
         def ask(body: dict[str, Any]) -> ChatMessage:
             response = client.responses.create(
@@ -103,7 +99,7 @@ def test_the_recorded_tool_calling_request_is_what_the_client_sends() -> None:
     request = _golden("request_tools")
     server = RecordedServer([json_reply(_golden("response_function_call"))])
     body = responses.to_request(responses.from_request(request), tools=responses.read_tools(request["tools"]))
-    with _client(server) as client:
+    with openai_client(server) as client:
         response = client.responses.create(model=request["model"], input=body["input"], tools=body["tools"])
 
     assert server.sent == [request]
@@ -121,7 +117,7 @@ def _stream_helper(name: str) -> tuple[list[Any], Any]:
     server = RecordedServer([_sse(_events(name))])
     body = responses.to_request([ChatMessage.user(_PROMPT)], tools=[_LOOKUP])
     with (
-        _client(server) as client,
+        openai_client(server) as client,
         client.responses.stream(model=_MODEL, input=body["input"], tools=body["tools"]) as stream,
     ):
         events = list(stream)
@@ -209,7 +205,7 @@ _ENDINGS = {
 def _create_stream(name: str) -> list[Any]:
     """The events ``client.responses.create(stream=True)`` yields over a recorded stream."""
     server = RecordedServer([_sse(_events(name))])
-    with _client(server) as client:
+    with openai_client(server) as client:
         events = list(client.responses.create(model=_MODEL, input=_PROMPT, stream=True))
     assert server.sent == [{"model": _MODEL, "input": _PROMPT, "stream": True}]
     return events
@@ -278,7 +274,7 @@ def test_streamed_arguments_cut_anywhere_arrive_whole_through_the_client(city: s
     arguments = json.dumps({"city": city}, ensure_ascii=False)
     events = _call_streamed(arguments, _utf16_fragments(arguments, cuts))
     server = RecordedServer([_sse(events)])
-    with _client(server) as client:
+    with openai_client(server) as client:
         sdk_events: list[Any] = list(client.responses.create(model=_MODEL, input=_PROMPT, stream=True))
     *deltas, done, item_done, completed = sdk_events
     stream = assembled(responses, deltas)  # the call as its deltas alone build it

@@ -677,7 +677,7 @@ def test_the_sdks_parsed_copies_are_read_and_never_sent() -> None:
 def test_a_parsed_copy_goes_and_every_other_part_stays() -> None:
     """Only the output_text's ``parsed`` is left out; a refusal beside it is kept as it came."""
     refusal = {"type": "refusal", "refusal": "No."}
-    parsed = {"type": "output_text", "text": "Sunny.", "annotations": [], "parsed": None}
+    parsed: dict[str, Any] = {"type": "output_text", "text": "Sunny.", "annotations": [], "parsed": None}
     turn = responses.from_response({"output": [{**_TEXT_ITEM, "content": [parsed, refusal]}]})
     (sent,) = responses.to_request([turn])["input"]
     assert sent["content"] == [{key: value for key, value in parsed.items() if key != "parsed"}, refusal]
