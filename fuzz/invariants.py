@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 
 from toolturns import (
     ChatMessage,
+    InvalidMessage,
     InvalidStream,
     InvalidTranscript,
     MessageError,
@@ -38,6 +39,7 @@ from toolturns import (
 )
 from toolturns._json import value_key
 from toolturns.providers import PROVIDERS, Provider
+from toolturns.providers.openai.rules import not_carried
 
 __all__ = [
     "CODECS",
@@ -134,13 +136,31 @@ def openai_view(message: ChatMessage) -> ChatMessage:
 
 def check_openai_wire(message: ChatMessage) -> None:
     """Any message read by any reader goes through to_wire/from_dict (and JSON text) unchanged,
-    but for is_error and provider data, which that wire does not carry."""
+    but for is_error and provider data, which that wire does not carry; or to_wire refuses it at
+    its first part that wire has no place for (a file's URL, which Responses and Gemini read)."""
+    uncarried = _first_uncarried_part(message)
+    if uncarried is not None:
+        refusal = raised(InvalidMessage, message.to_wire)
+        assert refusal.path == uncarried, f"to_wire refused {message!r} at {refusal.path}, not {uncarried}"
+        return
     expected = openai_view(message)
     for null_content in (False, True):
         wire = message.to_wire(null_content=null_content)
         text = wire_text(wire, "to_wire")
         back = ChatMessage.from_dict(json.loads(text))
         assert back == expected, f"to_wire/from_dict changed {message!r} into {back!r}"
+
+
+def _first_uncarried_part(message: ChatMessage) -> str | None:
+    """The path of the first part of ``message`` the OpenAI wire has no place for
+    (docs/providers.md: to_wire refuses "a field no key holds"), or None."""
+    content = message.content
+    if type(content) is tuple:
+        for position, part in enumerate(content):
+            missing = not_carried(part)
+            if missing is not None:
+                return f"content[{position}].{missing[0]}"
+    return None
 
 
 def facts(messages: Sequence[ChatMessage], codec: Codec) -> tuple[list[Any], list[Any], list[str]]:

@@ -15,6 +15,7 @@ from toolturns import (
     openai,
     responses,
 )
+from toolturns.providers import PROVIDERS
 
 
 def test_anthropic_snapshot_shows_arguments_given_whole_in_the_block_start() -> None:
@@ -99,3 +100,52 @@ def test_responses_message_kept_whole_reads_back_when_replayed() -> None:
     with pytest.raises(InvalidMessage) as refused:
         responses.from_response({"output": [broken]})
     assert refused.value.path == "output[0].content[0].type"
+
+
+@pytest.mark.parametrize(
+    ("target", "body"),
+    [
+        (
+            "responses_request",
+            {
+                "input": [
+                    {
+                        "type": "message",
+                        "role": "user",
+                        "content": [{"type": "input_file", "file_url": "https://example.com/a.pdf"}],
+                    }
+                ]
+            },
+        ),
+        (
+            "gemini_request",
+            {
+                "contents": [
+                    {
+                        "role": "user",
+                        "parts": [
+                            {
+                                "fileData": {
+                                    "fileUri": "https://example.com/a.pdf",
+                                    "mimeType": "application/pdf",
+                                }
+                            }
+                        ],
+                    }
+                ]
+            },
+        ),
+    ],
+)
+def test_the_invariants_let_to_wire_refuse_a_file_url(target: str, body: object) -> None:
+    """Fuzz finding (responses_request, issue #14 run, after 2 s): a file given by URL is read
+    (Responses' file_url, Gemini's fileUri), and to_wire refuses it as documented (the Chat wire's
+    file part holds file_data or a file_id); the invariants called that refusal a crash. The
+    message must still go through its own wire."""
+    from fuzz.invariants import TARGETS
+
+    TARGETS[target](body)
+    (message,) = PROVIDERS[target.partition("_")[0]].codec.from_request(body)
+    with pytest.raises(InvalidMessage) as refused:
+        message.to_wire()
+    assert refused.value.path == "content[0].url"
