@@ -149,3 +149,13 @@ def test_the_invariants_let_to_wire_refuse_a_file_url(target: str, body: object)
     with pytest.raises(InvalidMessage) as refused:
         message.to_wire()
     assert refused.value.path == "content[0].url"
+
+
+def test_responses_from_response_refuses_an_input_item_in_the_output() -> None:
+    """A function_call_output in a response's output (found by the responses_response target) was
+    kept in the assistant turn, and sent back it read as a tool message: outputs are inputs only."""
+    with pytest.raises(InvalidMessage) as caught:
+        responses.from_response({"output": [{"type": "function_call_output", "call_id": "c", "output": "x"}]})
+    assert str(caught.value) == (
+        "output[0].type: must be an output item (a function_call_output is an input), got 'function_call_output'"
+    )

@@ -100,6 +100,10 @@ def from_response(body: object) -> ChatMessage:
                 turn.message_item(item)
             elif kind == "function_call":
                 turn.call(item)
+            elif kind == "function_call_output":  # the caller's input, never the model's output
+                raise InvalidMessage(
+                    "type", "must be an output item (a function_call_output is an input)", repr(kind)
+                )
             else:
                 turn.keep(item)
     return turn.close()
