@@ -159,3 +159,57 @@ def test_responses_from_response_refuses_an_input_item_in_the_output() -> None:
     assert str(caught.value) == (
         "output[0].type: must be an output item (a function_call_output is an input), got 'function_call_output'"
     )
+
+
+_FC = {"type": "function_call", "call_id": "a", "name": "a", "arguments": "{}"}
+_EMPTY = {"type": "message", "role": "assistant", "content": ""}
+
+
+def _said(text: str, item_id: str) -> dict[str, object]:
+    part = {"type": "output_text", "text": text, "annotations": []}
+    return {"type": "message", "id": item_id, "role": "assistant", "status": "completed", "content": [part]}
+
+
+@pytest.mark.parametrize(
+    ("items", "turns"),
+    [
+        ([_FC, _EMPTY, _FC], 2),  # two call turns parted by a message that says nothing
+        ([_EMPTY, _EMPTY, _FC], 1),  # messages that say nothing make no turn of their own
+        ([_EMPTY, {"type": "x"}], 1),  # an empty message counts in no kept item's position
+        ([_EMPTY, {"type": "x"}, _FC], 1),
+        ([_EMPTY, _EMPTY, {"type": ""}, _FC], 1),
+    ],
+)
+def test_responses_turns_in_a_row_are_sent_as_they_read(items: list[object], turns: int) -> None:
+    """Two assistant turns in a row, and empty assistant messages (the responses_request target):
+    what from_request reads, to_request sends so that it reads back the same, and again the same."""
+    read = responses.from_request([{"type": "message", "role": "user", "content": "?"}, *items])
+    assert len(read) == 1 + turns
+    sent = responses.to_request(read)
+    assert responses.from_request(sent) == read
+    assert responses.to_request(responses.from_request(sent)) == sent
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        [_said("a", "msg_1"), {**_FC, "id": "fc_1"}, _said("b", "msg_2")],
+        [_said("a", "msg_1"), {"type": "reasoning", "id": "rs_1", "summary": []}, _said("b", "msg_2")],
+        [_said("a", "msg_1"), {**_said("", "msg_2"), "content": []}],
+    ],
+)
+def test_responses_further_messages_of_a_response_stay_in_its_turn(output: list[object]) -> None:
+    """A response's further message items (by their ids) are sent back in their place and read
+    back into the same turn (the responses_response target)."""
+    turn = responses.from_response({"output": output})
+    sent = responses.to_request([ChatMessage.user("?"), turn])
+    assert sent["input"][1:] == output
+    assert responses.from_request(sent) == [ChatMessage.user("?"), turn]
+
+
+def test_responses_a_further_message_without_its_id_is_refused() -> None:
+    """Without an id, a message after the turn's text could not be told from the next turn's."""
+    said = {k: v for k, v in _said("b", "").items() if k != "id"}
+    with pytest.raises(InvalidMessage) as caught:
+        responses.from_response({"output": [_said("a", "msg_1"), said]})
+    assert caught.value.path == "output[1].id"

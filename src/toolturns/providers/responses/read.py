@@ -97,6 +97,16 @@ def from_response(body: object) -> ChatMessage:
             if not isinstance(kind, str):  # an input item may leave it out; an output item has it
                 raise InvalidMessage("type", "must be an item type (a string)", describe(kind))
             if kind == "message":
+                if (
+                    turn.holds_anything()
+                    and "id" not in item
+                    and not (turn.content is None and plain_message(item))
+                ):
+                    # Kept whole after the turn's text or calls, it is told from the next turn's
+                    # message by its id when it is sent back (from_request).
+                    raise InvalidMessage(
+                        "id", "must be the id of a message that follows the turn's text or calls"
+                    )
                 turn.message_item(item)
             elif kind == "function_call":
                 turn.call(item)
@@ -176,6 +186,13 @@ def _unparsed(part: object) -> object:
     return part
 
 
+def empty_message(item: Mapping[str, Any]) -> bool:
+    """An assistant message item that says nothing: no text, no parts, no key beyond its role
+    (no id: it is no response's item). ``to_request`` writes one between two assistant turns."""
+    content = item.get("content")
+    return (content == "" or content == []) and all(key in MESSAGE_KEYS for key in item)
+
+
 def plain_message(item: Mapping[str, Any]) -> bool:
     """A message item the model holds: an assistant's, its content text only (not a ``refusal``)."""
     content = item.get("content")
@@ -203,6 +220,10 @@ class _Turn:
         """Whether it has a message or a call: another assistant message starts a new turn."""
         return self.content is not None or bool(self.calls)
 
+    def holds_anything(self) -> bool:
+        """Whether it has a message, a call or a kept item: a turn to close."""
+        return self.content is not None or bool(self.calls) or bool(self.items)
+
     def message(self, item: Mapping[str, Any]) -> None:
         self.content = _content(item, output_shape="id" in item)
         self.message_keys = unmodelled(item, MESSAGE_KEYS)
@@ -216,7 +237,10 @@ class _Turn:
 
     def message_item(self, item: Mapping[str, Any]) -> None:
         """The first message item of text is the turn's; any other (a refusal, a second
-        message) is kept whole, as the same reading gives it back (``_refuse_unreadable``)."""
+        message) is kept whole, as the same reading gives it back (``_refuse_unreadable``).
+        A message that says nothing (``empty_message``) is no item of the turn."""
+        if empty_message(item):
+            return
         if self.content is None and plain_message(item):
             self.message(item)
         else:
@@ -263,12 +287,25 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
             item = _item(raw)
             kind = item.get("type", "message" if "role" in item else None)
             if kind == "message" and item.get("role") == "assistant":
-                carried: list[Mapping[str, Any]] = []
-                if turn is not None and turn.follows_message() and (not plain_message(item) or "id" in item):
-                    # A refusal, or a response's second message, right after the turn's message:
-                    # kept in that turn, as from_response read it.
+                if empty_message(item):
+                    # Nothing said: it parts two assistant turns (to_request writes it between
+                    # two that would read as one), and counts in no kept item's position.
+                    carried = turn.trailing_reasoning() if turn is not None else []
+                    if turn is not None and turn.holds_anything():
+                        messages.append(turn.close())
+                    turn = _Turn()
+                    for kept_item in carried:
+                        turn.keep(kept_item)
+                    continue
+                if turn is not None and (
+                    (turn.follows_message() and not plain_message(item))
+                    or ("id" in item and turn.holds_anything())
+                ):
+                    # A refusal right after the turn's message, or a further message of a response
+                    # (it has its id): kept in that turn, as from_response read it.
                     turn.message_item(item)
                     continue
+                carried = []
                 if turn is not None and turn.opened:
                     carried = turn.trailing_reasoning()
                     messages.append(turn.close())
@@ -330,6 +367,8 @@ def _content(item: Mapping[str, Any], *, output_shape: bool) -> str | tuple[Cont
     content = dumped(content)
     if not isinstance(content, (list, tuple)):
         raise InvalidMessage("content", "must be a string or an array of content parts", describe(content))
+    if not content:
+        return ""  # no parts: no text (a message holds no empty tuple of parts)
     if output_shape and len(content) == 1 and _plain_text(content[0]):
         return str(content[0]["text"])  # the response's one output_text, with no annotations: the turn's text
     return tuple(read_part(part, f"content[{number}]") for number, part in enumerate(content))
@@ -389,7 +428,11 @@ def _output(item: Mapping[str, Any]) -> ChatMessage:
         output = dumped(output)
         if not isinstance(output, (list, tuple)):
             raise InvalidMessage("output", "must be a string or an array of content parts", describe(output))
-        content = tuple(read_part(part, f"output[{number}]") for number, part in enumerate(output))
+        content = (
+            ""
+            if not output
+            else tuple(read_part(part, f"output[{number}]") for number, part in enumerate(output))
+        )
     return ChatMessage(
         Role.TOOL,
         content,

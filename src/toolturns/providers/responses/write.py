@@ -66,6 +66,7 @@ def to_request(
         _refuse_is_error(checked)
     items: list[dict[str, Any]] = []
     ids: dict[str, int] = {}  # each kept item id, and the message that sent it first
+    opened: bool | None = None  # after an assistant turn: whether its items open a turn on reading
     for index, message in enumerate(checked):
         try:
             written, kept_at = turn_items(message)
@@ -76,6 +77,12 @@ def to_request(
         if message.provider_data is not EMPTY or message.tool_calls:  # ids come only from kept data
             for why in rules.repeated_ids(index, written, ids):
                 raise InvalidMessage(f"messages[{index}]", why)
+        if message.role is Role.ASSISTANT:
+            if opened is not None and not _starts_a_turn(written, kept_at, opened):
+                items.append(dict(_PARTING))
+            opened = bool(message.tool_calls) or any(_modelled_message(item, kept_at) for item in written)
+        else:
+            opened = None
         items.extend(written)
     body: dict[str, Any] = {"input": items}
     checked_tools = check_tools(tools, drop=drop_unsupported)
@@ -137,6 +144,28 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
 
 
 _NONE_KEPT: dict[int, int] = {}  # read only
+
+#: What parts two assistant turns in a row whose items would read back as one turn: an
+#: assistant message that says nothing (``read.empty_message``), read as no item of either.
+_PARTING = {"type": "message", "role": "assistant", "content": ""}
+
+
+def _modelled_message(item: dict[str, Any], kept_at: dict[int, int]) -> bool:
+    """Whether ``item`` is the message item written from the turn's content (not one kept whole)."""
+    return item.get("type") == "message" and id(item) not in kept_at
+
+
+def _starts_a_turn(written: list[dict[str, Any]], kept_at: dict[int, int], after_opened: bool) -> bool:
+    """Whether an assistant turn's items, right after another assistant turn's, read back as a
+    turn of their own: after any reasoning items, they start with a message that says nothing,
+    or with the turn's own message when it has no id and the turn before opened on reading."""
+    # Reasoning items before the turn's message go with it on reading (read.trailing_reasoning).
+    first = next((item for item in written if item.get("type") != "reasoning"), None)
+    if first is None:
+        return False
+    if first == _PARTING:
+        return True
+    return after_opened and _modelled_message(first, kept_at) and "id" not in first
 
 
 def _with_keys(item: dict[str, Any], keys: Mapping[str, Any]) -> dict[str, Any]:
