@@ -174,10 +174,12 @@ def _said(text: str, item_id: str) -> dict[str, object]:
     ("items", "turns"),
     [
         ([_FC, _EMPTY, _FC], 2),  # two call turns parted by a message that says nothing
-        ([_EMPTY, _EMPTY, _FC], 1),  # messages that say nothing make no turn of their own
+        ([_EMPTY, _EMPTY, _FC], 2),  # a message that says nothing alone is an empty turn
         ([_EMPTY, {"type": "x"}], 1),  # an empty message counts in no kept item's position
         ([_EMPTY, {"type": "x"}, _FC], 1),
-        ([_EMPTY, _EMPTY, {"type": ""}, _FC], 1),
+        ([_EMPTY, _EMPTY, {"type": ""}, _FC], 2),
+        ([_EMPTY, {"type": "reasoning"}, _EMPTY, {"role": "assistant", "content": "b"}], 2),
+        ([_EMPTY, {**_EMPTY, "status": None}], 2),
     ],
 )
 def test_responses_turns_in_a_row_are_sent_as_they_read(items: list[object], turns: int) -> None:

@@ -300,3 +300,15 @@ def _general() -> StreamAssembler:
     stream = StreamAssembler()
     stream._builder = _General()
     return stream
+
+
+def test_the_snapshot_of_a_stream_of_no_item_shows_the_closing_output() -> None:
+    """Where the closing response brings the only output, the snapshot shows it, as message() does
+    (found by the responses_stream target); anything in it that is no item is left to message()."""
+    final = _events("stream_function_call")[-1]["response"]
+    stream = StreamAssembler()
+    stream.feed({"type": "response.created", "response": {**final, "status": "in_progress", "output": []}})
+    stream.feed({"type": "response.completed", "response": {**final, "output": [5, *final["output"]]}})
+    assert [call.name for call in stream.snapshot().tool_calls] == ["get_weather"]
+    with pytest.raises(MessageError):
+        stream.message()

@@ -190,7 +190,9 @@ def empty_message(item: Mapping[str, Any]) -> bool:
     """An assistant message item that says nothing: no text, no parts, no key beyond its role
     (no id: it is no response's item). ``to_request`` writes one between two assistant turns."""
     content = item.get("content")
-    return (content == "" or content == []) and all(key in MESSAGE_KEYS for key in item)
+    return (content == "" or content == []) and all(
+        key in MESSAGE_KEYS or carries_nothing(value) for key, value in item.items()
+    )
 
 
 def plain_message(item: Mapping[str, Any]) -> bool:
@@ -208,7 +210,8 @@ def plain_message(item: Mapping[str, Any]) -> bool:
 class _Turn:
     """An assistant turn being read: its message item, its calls and the items it keeps."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, parted: bool = False) -> None:
+        self.parted = parted  # begun by a message that says nothing: a turn even if nothing follows
         self.content: str | tuple[ContentPart, ...] | None = None
         self.message_keys: dict[str, Any] = {}
         self.calls: list[ToolCall] = []
@@ -288,12 +291,13 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
             kind = item.get("type", "message" if "role" in item else None)
             if kind == "message" and item.get("role") == "assistant":
                 if empty_message(item):
-                    # Nothing said: it parts two assistant turns (to_request writes it between
-                    # two that would read as one), and counts in no kept item's position.
+                    # Nothing said: it starts an assistant turn, which is an empty one if nothing
+                    # follows in it (to_request writes one between two turns that would read as
+                    # one), and counts in no kept item's position.
                     carried = turn.trailing_reasoning() if turn is not None else []
-                    if turn is not None and turn.holds_anything():
+                    if turn is not None and (turn.holds_anything() or turn.parted):
                         messages.append(turn.close())
-                    turn = _Turn()
+                    turn = _Turn(parted=True)
                     for kept_item in carried:
                         turn.keep(kept_item)
                     continue
@@ -331,7 +335,7 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
                     raise InvalidMessage("type", "must be an item type (a string)", describe(kind))
     except MessageError as error:
         raise error.with_prefix(f"input[{number}]") from None
-    if turn is not None:
+    if turn is not None and (turn.holds_anything() or turn.parted):
         messages.append(turn.close())
     return messages
 

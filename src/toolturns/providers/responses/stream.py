@@ -250,8 +250,12 @@ class ResponseBuilder:
         """
         if self._response is None:
             raise InvalidStream("", "has no events yet: feed the stream before asking for its response")
-        output = self.items() if self._items or self._closing_output is None else self._closing_output
-        return {**self._response, "output": output}
+        return {**self._response, "output": self.output()}
+
+    def output(self) -> list[Any]:
+        """The output so far: the items built from their events, or where no item came, the
+        closing response's output. The builder's own values: read them, do not change them."""
+        return self.items() if self._items or self._closing_output is None else self._closing_output
 
     # -- the events ----------------------------------------------------------------------
 
@@ -564,8 +568,8 @@ class StreamAssembler(Assembler):
         # The text of the message item from_response makes the turn's content of: the first of text only.
         from .read import plain_message
 
-        for item in self._builder.items():
-            if item.get("type") == "message" and plain_message(item):
+        for item in self._builder.output():
+            if type(item) is dict and item.get("type") == "message" and plain_message(item):
                 content = item["content"]  # text, or output_text parts: plain_message says so
                 if isinstance(content, str):
                     return content
@@ -574,8 +578,8 @@ class StreamAssembler(Assembler):
 
     def _partial_calls(self) -> Sequence[PartialToolCall]:
         calls = []
-        for item in self._builder.items():
-            if item.get("type") == "function_call":
+        for item in self._builder.output():
+            if type(item) is dict and item.get("type") == "function_call":
                 call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments")
                 calls.append(
                     PartialToolCall(

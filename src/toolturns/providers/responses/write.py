@@ -80,7 +80,10 @@ def to_request(
         if message.role is Role.ASSISTANT:
             if opened is not None and not _starts_a_turn(written, kept_at, opened):
                 items.append(dict(_PARTING))
-            opened = bool(message.tool_calls) or any(_modelled_message(item, kept_at) for item in written)
+            # An empty turn (one message that says nothing) leaves the next turn's items to join it.
+            opened = bool(message.tool_calls) or any(
+                _modelled_message(item, kept_at) and item != _PARTING for item in written
+            )
         else:
             opened = None
         items.extend(written)
