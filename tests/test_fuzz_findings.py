@@ -215,3 +215,13 @@ def test_responses_a_further_message_without_its_id_is_refused() -> None:
     with pytest.raises(InvalidMessage) as caught:
         responses.from_response({"output": [_said("a", "msg_1"), said]})
     assert caught.value.path == "output[1].id"
+
+
+def test_responses_an_id_that_is_no_text_is_no_id() -> None:
+    """A further message whose ``id`` is ``{}`` (the responses_response rerun) has no id: refused,
+    as one without an id is; a message that says nothing after a call is no item of the turn."""
+    with pytest.raises(InvalidMessage) as caught:
+        responses.from_response({"output": [_said("a", "msg_1"), {**_said("", "msg_2"), "id": {}}]})
+    assert caught.value.path == "output[1].id"
+    turn = responses.from_response({"output": [_FC, _EMPTY]})
+    assert turn == responses.from_response({"output": [_FC]})

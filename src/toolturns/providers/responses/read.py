@@ -99,7 +99,7 @@ def from_response(body: object) -> ChatMessage:
             if kind == "message":
                 if (
                     turn.holds_anything()
-                    and "id" not in item
+                    and not has_id(item)
                     and not (turn.content is None and plain_message(item))
                 ):
                     # Kept whole after the turn's text or calls, it is told from the next turn's
@@ -184,6 +184,12 @@ def _unparsed(part: object) -> object:
     if isinstance(part, Mapping) and part.get("type") == "output_text" and _PARSED in part:
         return {key: value for key, value in part.items() if key != _PARSED}
     return part
+
+
+def has_id(item: Mapping[str, Any]) -> bool:
+    """Whether an item has its id (``msg_...``): a response's item, replayed as it came."""
+    item_id = item.get("id")
+    return isinstance(item_id, str) and bool(item_id)
 
 
 def empty_message(item: Mapping[str, Any]) -> bool:
@@ -303,7 +309,7 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
                     continue
                 if turn is not None and (
                     (turn.follows_message() and not plain_message(item))
-                    or ("id" in item and turn.holds_anything())
+                    or (has_id(item) and turn.holds_anything())
                 ):
                     # A refusal right after the turn's message, or a further message of a response
                     # (it has its id): kept in that turn, as from_response read it.

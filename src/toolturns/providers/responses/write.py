@@ -163,9 +163,8 @@ def _starts_a_turn(written: list[dict[str, Any]], kept_at: dict[int, int], after
     turn of their own: after any reasoning items, they start with a message that says nothing,
     or with the turn's own message when it has no id and the turn before opened on reading."""
     # Reasoning items before the turn's message go with it on reading (read.trailing_reasoning).
-    first = next((item for item in written if item.get("type") != "reasoning"), None)
-    if first is None:
-        return False
+    # (A turn of reasoning items alone is refused before this is asked.)
+    first = next((item for item in written if item.get("type") != "reasoning"), _PARTING)
     if first == _PARTING:
         return True
     return after_opened and _modelled_message(first, kept_at) and "id" not in first
