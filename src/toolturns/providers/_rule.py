@@ -109,7 +109,13 @@ class Findings(Protocol):
 
 
 class Rules(Protocol):
-    """What a provider's ``rules`` module offers ``check_transcript``."""
+    """What a provider's ``rules`` module offers ``check_transcript``.
+
+    A module may also define ``kept_for_this_wire_only(provider_data)``: the
+    (path, what) of each thing its codec kept that only this wire can replay,
+    which every other wire then refuses unless told to drop it
+    (``_shared.messages_unsupported``; OpenAI Responses' built-in tool calls).
+    """
 
     # Read-only properties: a module's constants match them.
     @property

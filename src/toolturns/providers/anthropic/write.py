@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..._content import ContentPart, TextPart
+from ..._content import ContentPart, text_of
 from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._json import join_key
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
@@ -229,7 +229,7 @@ def _assistant_message(message: ChatMessage, keep_invalid: bool) -> dict[str, An
     if type(text) is tuple and all(_PROVIDER not in part.provider_data for part in text):
         # Anthropic's assistant turn holds one text: read back, its text blocks are joined. Parts
         # with no Anthropic keys are written as that text, so the request reads back to itself.
-        text = "".join(part.text for part in text if isinstance(part, TextPart))
+        text = text_of(text)
     if type(text) is tuple:
         # Parts with kept keys (cache_control) are written as they are, one text block each.
         content = _part_blocks(text)
