@@ -18,7 +18,7 @@ import dataclasses
 import itertools
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
@@ -117,13 +117,16 @@ def wire_text(wire: object, where: str) -> str:
 
 def openai_view(message: ChatMessage) -> ChatMessage:
     """``message`` as the OpenAI wire carries it: no provider data (the message's, its calls',
-    its parts'), is_error false."""
+    its parts') but the OpenAI wire's own (a part's unknown keys, an assistant's refusal
+    parts, which ``to_wire`` writes back), is_error false."""
     calls = None
     if message.tool_calls is not None:
         calls = [ToolCall(c.id, c.name, c.arguments_json, extra=c.extra) for c in message.tool_calls]
     content = message.content
     if type(content) is tuple:
-        content = tuple(dataclasses.replace(part, provider_data={}) for part in content)
+        content = tuple(
+            dataclasses.replace(part, provider_data=_openai_only(part.provider_data)) for part in content
+        )
     return ChatMessage(
         message.role,
         content,
@@ -131,7 +134,13 @@ def openai_view(message: ChatMessage) -> ChatMessage:
         tool_call_id=message.tool_call_id,
         name=message.name,
         extra=message.extra,
+        provider_data=_openai_only(message.provider_data),
     )
+
+
+def _openai_only(provider_data: Mapping[str, Any]) -> dict[str, Any]:
+    """The OpenAI wire's own entry of ``provider_data``: what ``to_wire`` writes back."""
+    return {"openai": provider_data["openai"]} if "openai" in provider_data else {}
 
 
 def check_openai_wire(message: ChatMessage) -> None:

@@ -293,7 +293,7 @@ def test_repr_shows_the_decoded_values(values: dict[str, Any], text: str) -> Non
 # -- read-only ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["_texts", "_key", "weight"])
+@pytest.mark.parametrize("name", ["_values", "_key", "weight"])
 def test_attributes_cannot_be_assigned(name: str) -> None:
     """Assigning any attribute raises FrozenInstanceError (an AttributeError), as for every value object."""
     extra = build({"weight": 0})
@@ -341,8 +341,8 @@ def test_extras_copy(clone: Any) -> None:
 
 def test_attributes_cannot_be_deleted() -> None:
     """Deleting a private attribute of an Extra is refused, so the shared EMPTY cannot be broken."""
-    with pytest.raises(FrozenInstanceError, match=r"^cannot delete field '_texts'$"):
-        del EMPTY._texts
+    with pytest.raises(FrozenInstanceError, match=r"^cannot delete field '_values'$"):
+        del EMPTY._values
     assert len(EMPTY) == 0
 
 

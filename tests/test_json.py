@@ -6,16 +6,30 @@ import datetime
 import decimal
 import enum
 import json
+import sys
 from collections import OrderedDict
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
 
 from tests.conftest import Frozen
+from tests.property import strategies as s
 from toolturns import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError
-from toolturns._json import JSON, MAX_DEPTH, decode, encode, json_kind, value_key
+from toolturns._json import (
+    JSON,
+    MAX_DEPTH,
+    NOT_PLAIN,
+    copied,
+    decode,
+    encode,
+    json_kind,
+    owned,
+    plain_copy,
+    value_key,
+)
 
 NOT_JSON = "must be JSON (a str-keyed mapping, list, tuple, str, int, finite float, bool or None)"
 TOO_DEEP = f"must nest at most {MAX_DEPTH} levels deep (a circular structure never ends)"
@@ -446,3 +460,110 @@ def test_numbers_that_overflow_a_float_are_not_json(text: str) -> None:
 def test_large_finite_floats_still_decode() -> None:
     """1e308 fits a float and decodes."""
     assert decode("[1e308, -2.5e-300]") == [1e308, -2.5e-300]
+
+
+# -- owned copies -------------------------------------------------------------
+
+
+def _by_text(value: object) -> Any:
+    """What ``owned`` must give: the value through its JSON text."""
+    return decode(encode(value, "v", InvalidMessage))
+
+
+def _same_json(a: object, b: object) -> bool:
+    """Equal as JSON values and in Python types all the way down (True is not 1, 1 is not 1.0)."""
+    return json.dumps(a) == json.dumps(b) and _types(a) == _types(b)
+
+
+def _types(value: object) -> Any:
+    if isinstance(value, dict):
+        return {key: _types(child) for key, child in value.items()}
+    if isinstance(value, list):
+        return [_types(child) for child in value]
+    return type(value).__name__
+
+
+@settings(max_examples=300)
+@given(s.arbitrary_json())
+def test_owned_gives_what_the_json_text_gives(value: Any) -> None:
+    """The plain one-pass copy equals the value read back from its JSON text, shares no container
+    with the caller's value, and copied() gives an equal copy that shares none with it either."""
+    copy = owned(value, "v", InvalidMessage)
+    assert _same_json(copy, _by_text(value))
+    assert not _shares_a_container(copy, value)
+    again = copied(copy)
+    assert _same_json(again, copy)
+    assert not _shares_a_container(again, copy)
+
+
+def _shares_a_container(a: object, b: object) -> bool:
+    def containers(value: object) -> list[int]:
+        found: list[int] = []
+        pending = [value]
+        while pending:
+            node = pending.pop()
+            if isinstance(node, (dict, list, tuple)):
+                found.append(id(node))
+                pending.extend(node.values() if isinstance(node, dict) else node)
+        return found
+
+    return bool(set(containers(a)) & set(containers(b)))
+
+
+class _Weight(enum.IntEnum):
+    HEAVY = 2
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        (1, [2, (3,)]),
+        OrderedDict(a=1),
+        {"m": MappingProxyType({"b": [1.5]})},
+        [_Weight.HEAVY, True, None, -0.0],
+        {"big": 10**700},
+        [[[[]]]],
+        "text",
+        7,
+        2.5,
+    ],
+    ids=["tuples", "ordered", "proxy", "int-enum", "big-int", "nested", "str", "int", "float"],
+)
+def test_owned_normalises_what_is_not_plain_as_the_text_does(value: object) -> None:
+    """Tuples, other mappings, int subclasses and very large ints go the text way: the same result."""
+    assert _same_json(owned(value, "v", InvalidMessage), _by_text(value))
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        ({"a": [1, float("nan")]}, "v.a[1]: must be a finite number, got nan"),
+        ({1: "x"}, "v: keys must be strings, got 1"),
+        ([{"s": {1, 2}}], "v[0].s: must be JSON"),
+        (float("inf"), "v: must be a finite number, got inf"),
+    ],
+)
+def test_owned_refuses_what_encode_refuses(value: object, error: str) -> None:
+    """A value that is not JSON raises the caller's error at its path, as encode says."""
+    with pytest.raises(InvalidMessage) as raised:
+        owned(value, "v", InvalidMessage)
+    assert str(raised.value).startswith(error)
+    assert plain_copy(value) is NOT_PLAIN
+
+
+def test_owned_refuses_an_int_too_long_to_write() -> None:
+    """An int longer than the interpreter's digit limit is refused, not kept (it could not be sent)."""
+    with pytest.raises(InvalidMessage, match=r"^v: must be encodable as JSON"):
+        owned({"n": 10 ** (sys.get_int_max_str_digits() + 1)}, "v", InvalidMessage)
+
+
+def test_owned_copies_values_nested_to_the_limit_and_refuses_deeper() -> None:
+    """MAX_DEPTH levels are copied; one more is refused with encode's words."""
+    deep: Any = []
+    for _ in range(MAX_DEPTH - 1):
+        deep = [deep]
+    copy = owned(deep, "v", InvalidMessage)
+    assert copy == deep
+    assert copy is not deep
+    with pytest.raises(InvalidMessage, match=r"^v: must nest at most"):
+        owned([deep, [[deep]]], "v", InvalidMessage)

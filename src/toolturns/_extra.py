@@ -12,7 +12,18 @@ from typing import Any
 
 from ._errors import InvalidMessage, describe
 from ._frozen import refuse_changes, refuse_rebuild
-from ._json import ErrorFactory, decode, encode, join_key, value_key
+from ._json import (
+    JSON,
+    NOT_PLAIN,
+    ErrorFactory,
+    canonical,
+    copied,
+    decode,
+    encode,
+    join_key,
+    owned,
+    plain_copy,
+)
 
 __all__ = ["EMPTY", "Extra", "carries_nothing"]
 
@@ -26,9 +37,10 @@ def carries_nothing(value: object) -> bool:
 class Extra(Mapping[str, Any]):
     """A read-only mapping of extra wire keys to JSON values.
 
-    Values are stored as JSON text, so nothing reachable from a message can be
-    changed: each lookup returns a fresh copy. It compares by JSON value and is
-    hashable. Keys with ``None`` or empty values are not kept.
+    Each value is a copy no caller holds, and each lookup returns a fresh copy
+    of it, so nothing reachable from a message can be changed. It compares by
+    JSON value (``1`` and ``true`` differ) and is hashable. Keys with ``None``
+    or empty values are not kept.
 
     >>> from toolturns import ChatMessage
     >>> message = ChatMessage.user("hi", extra={"weight": 0, "note": None})
@@ -38,28 +50,36 @@ class Extra(Mapping[str, Any]):
     0
     """
 
-    __slots__ = ("_key", "_texts")
+    __slots__ = ("_key", "_values")
 
-    _texts: dict[str, str]
-    _key: frozenset[tuple[str, tuple[bool, str]]] | None
+    # The owned copies (_json.owned): only dicts, lists and immutable leaves, never handed out.
+    _values: dict[str, JSON]
+    _key: frozenset[tuple[str, str]] | None
 
     def __init__(self, texts: Mapping[str, str] | None = None) -> None:
         # What unpickling calls (see __reduce__), with the JSON texts: each is
         # read again and built as build() builds values, so a tampered pickle
         # raises InvalidMessage. The owner (a message, a call, a tool) checks
         # its reserved keys when it is given this Extra. Build through build().
-        refuse_rebuild(self, "_texts")
+        refuse_rebuild(self, "_values")
         built = Extra.build(_decoded(texts), path="", reserved=frozenset(), error=InvalidMessage)
-        _SET_TEXTS(self, built._texts)
+        _SET_VALUES(self, built._values)
         _SET_KEY(self, None)
 
     @classmethod
-    def _of(cls, texts: dict[str, str]) -> Extra:
-        # For texts build() has just encoded: set, do not check again.
+    def _of(cls, values: dict[str, JSON]) -> Extra:
+        # For values build() has just copied: set, do not check again.
         self = object.__new__(cls)
-        _SET_TEXTS(self, texts)
+        _SET_VALUES(self, values)
         _SET_KEY(self, None)
         return self
+
+    @classmethod
+    def _adopt(cls, values: dict[str, JSON]) -> Extra:
+        """An Extra holding ``values`` itself: for a reader's fresh dict of plain JSON (only
+        dicts, lists and immutable leaves) that nothing else holds. Checked by no one: the
+        caller promises it, as ``build`` would have made it (no empty values, none None)."""
+        return cls._of(values) if values else EMPTY
 
     @classmethod
     def build(
@@ -73,47 +93,56 @@ class Extra(Mapping[str, Any]):
         """Validate ``values`` (a mapping of key to JSON) and freeze it."""
         if values is None:
             return EMPTY
-        if type(values) is Extra and values._texts.keys().isdisjoint(reserved):
+        if type(values) is Extra and values._values.keys().isdisjoint(reserved):
             return values or EMPTY  # already checked; only the reserved keys differ by owner
         if not isinstance(values, Mapping):
             raise error(path, "must be a mapping of str to JSON", describe(values))
-        texts: dict[str, str] = {}
+        kept: dict[str, JSON] = {}
         for key, value in values.items():
+            if type(value) is str and type(key) is str and key not in reserved:
+                if value:  # the common value: text (an id, a status), its own copy
+                    kept[key] = value
+                continue
             if not isinstance(key, str):
                 raise error(path, "keys must be strings", describe(key))
-            where = join_key(path, key)
             if key in reserved:
-                raise error(where, "is a modelled field, not an extra key", describe(value))
+                raise error(join_key(path, key), "is a modelled field, not an extra key", describe(value))
             if not carries_nothing(value):
-                texts[key] = encode(value, where, error)
-        return cls._of(texts) if texts else EMPTY
+                copy = plain_copy(value)  # the common case, with no path made for an error
+                kept[key] = copy if copy is not NOT_PLAIN else owned(value, join_key(path, key), error)
+        return cls._of(kept) if kept else EMPTY
 
     def __getitem__(self, key: str) -> Any:
-        return decode(self._texts[key])
+        return copied(self._values[key])
+
+    def _owned(self, key: str) -> JSON:
+        """The value at ``key`` itself, not a copy (None when absent): for toolturns' own
+        writers, which copy what they send. Never change it or hand it out."""
+        return self._values.get(key)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._texts)
+        return iter(self._values)
 
     def __len__(self) -> int:
-        return len(self._texts)
+        return len(self._values)
 
     def __contains__(self, key: object) -> bool:
-        return key in self._texts
+        return key in self._values
 
     def to_dict(self) -> dict[str, Any]:
-        """A fresh dict of the decoded values."""
-        return {key: decode(text) for key, text in self._texts.items()}
+        """A fresh dict of the values."""
+        return {key: copied(value) for key, value in self._values.items()}
 
-    def _value_key(self) -> frozenset[tuple[str, tuple[bool, str]]]:
+    def _value_key(self) -> frozenset[tuple[str, str]]:
         if self._key is None:
-            key = frozenset((k, value_key(t)) for k, t in self._texts.items())
+            key = frozenset((name, canonical(value)) for name, value in self._values.items())
             _SET_KEY(self, key)
             return key
         return self._key
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Extra):
-            return self._texts == other._texts or self._value_key() == other._value_key()
+            return self is other or self._value_key() == other._value_key()
         if isinstance(other, Mapping):
             return self.to_dict() == dict(other)
         return NotImplemented
@@ -125,13 +154,15 @@ class Extra(Mapping[str, Any]):
         return f"Extra({self.to_dict()!r})"
 
     def __reduce__(self) -> tuple[type[Extra], tuple[dict[str, str]]]:
-        return Extra, (self._texts,)
+        # Pickled as the JSON text of each value, as 0.1 pickled them.
+        texts = {key: encode(value, key, InvalidMessage) for key, value in self._values.items()}
+        return Extra, (texts,)
 
 
 refuse_changes(Extra)
 
 # The slots' own setters (__setattr__ refuses).
-_SET_TEXTS, _SET_KEY = (Extra.__dict__[slot].__set__ for slot in ("_texts", "_key"))
+_SET_VALUES, _SET_KEY = (Extra.__dict__[slot].__set__ for slot in ("_values", "_key"))
 
 #: The empty Extra every message without extra keys shares.
 EMPTY = Extra._of({})

@@ -16,13 +16,18 @@ from ._errors import MessageError, describe
 __all__ = [
     "JSON",
     "MAX_DEPTH",
+    "NOT_PLAIN",
     "ErrorFactory",
     "JSONInput",
+    "canonical",
+    "copied",
     "decode",
     "encode",
     "exact_object",
     "join_key",
     "json_kind",
+    "owned",
+    "plain_copy",
     "value_key",
 ]
 
@@ -118,6 +123,105 @@ def encode(value: object, path: str, error: ErrorFactory) -> str:
         raise error(
             path, "is nested too deeply to encode from this deep a call stack", describe(value)
         ) from None
+
+
+def owned(value: object, path: str, error: ErrorFactory) -> JSON:
+    """A copy of a caller's JSON value that no one else holds: what ``decode(encode(value))`` gives.
+
+    Raises ``error`` as ``encode`` does. Plain values (the exact built-in
+    types, as ``_is_plain`` knows them) are copied in one pass with no JSON
+    text made; everything else goes through the text, which normalises it
+    (a tuple becomes a list, a mapping a dict, an ``int`` subclass an int).
+    """
+    copy = plain_copy(value)
+    if copy is not NOT_PLAIN:
+        return copy  # type: ignore[no-any-return]
+    text = encode(value, path, error)
+    try:
+        return decode(text)
+    except ValueError as exc:  # nested too deeply to decode from this deep a call stack
+        raise error(path, str(exc), describe(value)) from None
+
+
+#: No plain value: what plain_copy answers for a value it leaves to ``owned``'s text way.
+NOT_PLAIN: Any = object()
+# Integers whose text no limit refuses (sys.set_int_max_str_digits can be lowered to 640
+# digits): larger ones are left to encode, which says when one cannot be written.
+_SAFE_INT = 10**600
+
+
+def plain_copy(value: object) -> Any:
+    """What ``owned`` gives for a plain value (see ``_is_plain``), else ``NOT_PLAIN``: the fast
+    first try, which makes no path for an error."""
+    kind = type(value)
+    if kind is str or kind is bool or value is None:
+        return value
+    if kind is dict or kind is list or kind is tuple:
+        try:
+            return _plain_copy(value, 0)
+        except RecursionError:  # the caller's stack is deep already: owned's text way needs none
+            return NOT_PLAIN
+    return _plain_child(value, kind, 0)
+
+
+def _plain_copy(node: Any, depth: int) -> Any:
+    """A copy of a dict, list or tuple built only of plain values (see ``_is_plain``), else NOT_PLAIN."""
+    if depth >= MAX_DEPTH:
+        return NOT_PLAIN
+    copy: Any
+    if type(node) is dict:
+        copy = {}
+        for key, child in node.items():
+            if type(key) is not str:
+                return NOT_PLAIN
+            kind = type(child)
+            if not (kind is str or kind is bool or child is None):
+                child = _plain_child(child, kind, depth)
+                if child is NOT_PLAIN:
+                    return NOT_PLAIN
+            copy[key] = child
+        return copy
+    copy = []
+    for child in node:
+        kind = type(child)
+        if not (kind is str or kind is bool or child is None):
+            child = _plain_child(child, kind, depth)
+            if child is NOT_PLAIN:
+                return NOT_PLAIN
+        copy.append(child)
+    return copy
+
+
+def _plain_child(child: Any, kind: type, depth: int) -> Any:
+    if kind is int:
+        return child if -_SAFE_INT < child < _SAFE_INT else NOT_PLAIN
+    if kind is float:
+        return child if child - child == 0.0 else NOT_PLAIN  # inf - inf and nan - nan are nan
+    if kind is dict or kind is list or kind is tuple:
+        return _plain_copy(child, depth + 1)
+    return NOT_PLAIN
+
+
+def copied(value: JSON) -> JSON:
+    """A fresh copy of a value ``owned`` made (only dicts, lists and immutable leaves in it)."""
+    if type(value) is dict:
+        return {
+            key: child if type(child) is not dict and type(child) is not list else copied(child)
+            for key, child in value.items()
+        }
+    if type(value) is list:
+        return [
+            child if type(child) is not dict and type(child) is not list else copied(child) for child in value
+        ]
+    return value
+
+
+def canonical(value: JSON) -> str:
+    """The text of an owned value that is equal for equal JSON values: keys sorted, compact.
+
+    ``true`` and ``1`` differ, and so do ``1`` and ``1.0``, as in ``value_key``.
+    """
+    return _CANONICAL.encode(value)
 
 
 def _is_plain(node: Any, depth: int = 0) -> bool:

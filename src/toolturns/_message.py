@@ -549,7 +549,7 @@ def _check_is_error(value: object, role: Role) -> bool:
 
 def _read_parts(
     content: Sequence[Any], role: object
-) -> tuple[tuple[ContentPart, ...] | str, dict[str, Any] | None]:
+) -> tuple[tuple[ContentPart, ...] | str, Mapping[str, Any] | None]:
     # The OpenAI part shapes live with OpenAI's rules; imported when a list first comes.
     from .providers.openai.parts import read_parts
 

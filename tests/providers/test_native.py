@@ -616,3 +616,52 @@ def test_a_value_without_provider_data_replays_the_shared_nothing() -> None:
     )
     kept_data = {"ollama": {"keys": {"x": 1}}}
     assert dict(replay_of(kept_data, "ollama", InvalidToolCall, keys=frozenset()).keys) == {"x": 1}
+
+
+_ENTRIES = st.one_of(
+    st.dictionaries(st.sampled_from(["id", "status", "type", "x"]), st.text(max_size=3), max_size=3).map(
+        lambda keys: {"keys": keys}
+    ),
+    st.fixed_dictionaries(
+        {"keys": st.dictionaries(st.sampled_from(["id", "x"]), s.arbitrary_json(), max_size=2)},
+        optional={"items": st.just([[0, {"type": "reasoning"}]]), "generated_id": st.booleans()},
+    ),
+    s.arbitrary_json(),
+)
+
+
+@given(_ENTRIES)
+def test_replay_of_an_extra_gives_what_replay_gives(entry: Any) -> None:
+    """replay_of's way for kept text keys (no copy) gives what Replay gives the same entry, or the same error."""
+    provider_data = ChatMessage("user", "x", provider_data={"ollama": entry}).provider_data
+    shape: dict[str, Any] = {"keys": frozenset({"type"}), "items": True}
+
+    def outcome(make: Any) -> Any:
+        try:
+            got = make(provider_data, "ollama", InvalidMessage, **shape)
+        except MessageError as error:
+            return str(error)
+        return dict(got.keys), got.nested, got.items, got.generated_id
+
+    assert outcome(replay_of) == outcome(Replay)
+
+
+def test_kept_text_keys_are_taken_as_they_are() -> None:
+    """An entry of text keys is one the value objects take without a copy; one holding anything
+    else is copied, so that a caller's later change to an item changes nothing kept."""
+    data = kept("responses", keys={"id": "fc_1", "status": "completed"})
+    assert ToolCall("call_1", "f", provider_data=data).provider_data is data
+    summary: list[str] = []
+    item = {"type": "reasoning", "summary": summary}
+    with_item = kept("responses", items=[(0, item)])
+    summary.append("changed")
+    assert with_item == {"responses": {"items": [[0, {"type": "reasoning", "summary": []}]]}}
+
+
+def test_provider_data_of_a_wire_without_only_here_items_is_not_sent_elsewhere() -> None:
+    """What a wire with no kept_for_this_wire_only kept, or a key no registered wire has, is
+    neither refused nor sent by another wire."""
+    message = ChatMessage(
+        "user", "hi", provider_data={"anthropic": {"keys": {"cache_control": {}}}, "elsewhere": {"a": 1}}
+    )
+    assert openai.to_request([message]) == {"messages": [{"role": "user", "content": "hi"}]}

@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import Any, NoReturn
 
 from .._errors import InvalidMessage, MessageError, describe
-from .._extra import EMPTY, carries_nothing
+from .._extra import EMPTY, Extra, carries_nothing
 from .._json import encode, join_key
 from .._tool_call import ToolCall
 
@@ -93,25 +93,41 @@ def kept(
     nested: Mapping[str, Mapping[str, Any]] | None = None,
     items: Sequence[tuple[int, Any]] | None = None,
     generated_id: bool = False,
-) -> dict[str, Any] | None:
+) -> Extra | None:
     """The ``provider_data`` that keeps these for ``provider``; None when there is nothing to keep.
 
+    Built as a message or call stores it (the value objects take it as it is);
+    an entry of text keys only, the common one (an item id, a status, a
+    signature), is taken without a copy: nothing else holds the dicts made here.
+
     >>> kept("gemini", keys={"thoughtSignature": "c2ln"}, nested={"functionCall": {}}, generated_id=True)
-    {'gemini': {'keys': {'thoughtSignature': 'c2ln'}, 'generated_id': True}}
+    Extra({'gemini': {'keys': {'thoughtSignature': 'c2ln'}, 'generated_id': True}})
     >>> kept("anthropic", keys={}, items=[]) is None
     True
     """
     entry: dict[str, Any] = {}
+    text_only = True  # every kept value is text: the dicts made here hold nothing a caller holds
     if keys:
         entry[KEYS] = dict(keys)
+        text_only = _all_text(keys)
     nested_kept = {member: dict(value) for member, value in (nested or {}).items() if value}
     if nested_kept:
         entry[NESTED] = nested_kept
+        text_only = text_only and all(_all_text(value) for value in nested_kept.values())
     if items:
         entry[ITEMS] = [[position, item] for position, item in items]
+        text_only = False
     if generated_id:
         entry[GENERATED_ID] = True
-    return {provider: entry} if entry else None
+    if not entry:
+        return None
+    if text_only:
+        return Extra._adopt({provider: entry})
+    return Extra.build({provider: entry}, path="provider_data", reserved=frozenset(), error=InvalidMessage)
+
+
+def _all_text(values: Mapping[str, Any]) -> bool:
+    return all(type(value) is str for value in values.values())
 
 
 def is_generated_id(call: ToolCall, provider: str) -> bool:
@@ -140,9 +156,21 @@ def replay_of(
     items: bool = False,
     generated_id: bool = False,
 ) -> Replay:
-    """``Replay(...)``, for a value with no provider_data at all (most are) at the cost of one test."""
+    """``Replay(...)``, for a value with no provider_data at all (most are) at the cost of one
+    test, and for one whose entry holds only kept text keys (an item id, a status) without a copy."""
     if provider_data is EMPTY:
         return _NOTHING
+    if type(provider_data) is Extra and keys is not None:
+        entry = provider_data._owned(provider)
+        if entry is None:
+            return _NOTHING
+        kept_keys = entry.get(KEYS) if type(entry) is dict and len(entry) == 1 else None
+        if (
+            type(kept_keys) is dict
+            and kept_keys.keys().isdisjoint(keys)
+            and all(type(value) is str for value in kept_keys.values())
+        ):
+            return Replay._of_keys(provider, error, dict(kept_keys))  # what Replay() checks and gives
     return Replay(
         provider_data, provider, error, keys=keys, nested=nested, items=items, generated_id=generated_id
     )
@@ -223,6 +251,18 @@ class Replay:
             self._nested(entry[NESTED], nested)
         if ITEMS in entry:
             self._items(entry[ITEMS])
+
+    @classmethod
+    def _of_keys(cls, provider: str, error: type[MessageError], keys: dict[str, Any]) -> Replay:
+        # An entry of kept keys only, checked by replay_of.
+        self = object.__new__(cls)
+        self.provider = provider
+        self.error = error
+        self.generated_id = False
+        self.keys = keys
+        self.nested = {}
+        self.items = []
+        return self
 
     def nested_keys(self, member: str) -> Mapping[str, Any]:
         """The kept keys of the nested native object ``member``; empty when none were kept."""

@@ -154,20 +154,25 @@ def messages_unsupported(
             found.append((f"messages[{index}].name", f"the name {message.name!r}"))
         if message.extra is not EMPTY and not carries.extra:
             found.extend((join_key(f"messages[{index}]", key), f"the key {key!r}") for key in message.extra)
-        if (
-            message.provider_data is not EMPTY
-            and provider != "responses"
-            and "responses" in message.provider_data
-        ):
-            # A built-in tool call or a message the Responses wire kept whole: what the model did
-            # or said, which only that wire can replay (its rules say which items those are).
-            from .responses.rules import kept_for_this_wire_only  # loaded only for such a turn
-
+        if message.provider_data is not EMPTY:
             found.extend(
-                (f"messages[{index}].{path}", what)
-                for path, what in kept_for_this_wire_only(message.provider_data)
+                (f"messages[{index}].{path}", what) for path, what in _kept_elsewhere(message, provider)
             )
     return found
+
+
+def _kept_elsewhere(message: ChatMessage, provider: str) -> Iterator[tuple[str, str]]:
+    """What another wire kept in ``message`` that only that wire can replay (a built-in tool
+    call or a message the Responses wire kept whole: what the model did or said), as its
+    rules' optional ``kept_for_this_wire_only`` says; ``provider`` cannot send it."""
+    from . import PROVIDERS  # the registry imports no codec; a codec imports it when it writes
+
+    for other in message.provider_data:
+        if other == provider or other not in PROVIDERS:
+            continue
+        only_there = getattr(PROVIDERS[other].rules, "kept_for_this_wire_only", None)
+        if only_there is not None:
+            yield from only_there(message.provider_data)
 
 
 def refuse_unsupported(

@@ -127,7 +127,7 @@ def _text_as_base64(text: object) -> str:
 
 def _kept(
     block: Mapping[str, Any], modelled: frozenset[str], source: Mapping[str, Any] | None = None
-) -> dict[str, Any] | None:
+) -> Mapping[str, Any] | None:
     """The provider_data that keeps a block's other keys, and its source's."""
     nested = None if source is None else {_SOURCE: unmodelled(source, SOURCE_KEYS, path=_SOURCE)}
     return kept(_PROVIDER, keys=unmodelled(block, modelled), nested=nested)

@@ -378,6 +378,6 @@ def _result_content(content: object) -> tuple[str | tuple[ContentPart, ...], _Ot
 
 def kept_keys(
     block: Mapping[str, Any], modelled: frozenset[str], error: type[MessageError] = InvalidMessage
-) -> dict[str, Any] | None:
+) -> Mapping[str, Any] | None:
     """The provider_data that keeps a block's unmodelled keys (``cache_control``, ``caller``), or None."""
     return kept(_PROVIDER, keys=unmodelled(block, modelled, error=error))

@@ -160,7 +160,7 @@ def _filename(media: Mapping[Any, Any]) -> object:
 
 def _kept(
     keys: Mapping[str, Any], kind: str, media: Mapping[Any, Any], modelled: frozenset[str]
-) -> dict[str, Any] | None:
+) -> Mapping[str, Any] | None:
     """The part's provider_data: its other keys, and those of its inlineData or fileData."""
     return kept(_PROVIDER, keys=keys, nested={kind: unmodelled(media, modelled)})
 

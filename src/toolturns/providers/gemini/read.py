@@ -375,7 +375,7 @@ def _kept_keys(
     error: type[MessageError],
     *,
     generated: bool = False,
-) -> dict[str, Any] | None:
+) -> Mapping[str, Any] | None:
     """The provider_data keeping what toolturns does not model of a call or response part.
 
     The part's other keys (``thoughtSignature``), and those of its function

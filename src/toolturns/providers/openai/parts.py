@@ -72,7 +72,7 @@ _DATA_URL_RULE = "must be a data URL of base64 data (data:<media type>;base64,<d
 
 def read_parts(
     content: Sequence[object], role: object
-) -> tuple[tuple[ContentPart, ...] | str, dict[str, Any] | None]:
+) -> tuple[tuple[ContentPart, ...] | str, Mapping[str, Any] | None]:
     """A message's ``content`` list: its parts, and the message's provider_data (or None).
 
     The provider_data keeps an assistant's refusal parts, where they stood; a
@@ -193,7 +193,7 @@ def _kept(
     member: str,
     native: Mapping[str, Any],
     member_modelled: frozenset[str],
-) -> dict[str, Any] | None:
+) -> Mapping[str, Any] | None:
     """The provider_data keeping the keys of a part and of its nested object that no field models."""
     if item.keys() <= modelled and native.keys() <= member_modelled:  # the common case
         return None

@@ -97,5 +97,5 @@ def _part(cls: type[ImagePart | FilePart], path: str, **fields: Any) -> ContentP
         raise error.with_prefix(path) from None
 
 
-def _kept(value: Mapping[str, Any], modelled: frozenset[str], path: str) -> dict[str, Any] | None:
+def _kept(value: Mapping[str, Any], modelled: frozenset[str], path: str) -> Mapping[str, Any] | None:
     return kept(_PROVIDER, keys=unmodelled(value, modelled, path=path))
