@@ -88,6 +88,8 @@ class ToolCall:
             self,
             EMPTY
             if provider_data is None
+            else provider_data  # a reader's, built as build() builds it (no key is reserved here)
+            if type(provider_data) is Extra and provider_data
             else Extra.build(
                 provider_data, path="provider_data", reserved=frozenset(), error=InvalidToolCall
             ),

@@ -41,6 +41,7 @@ __all__ = [
     "Replay",
     "is_generated_id",
     "kept",
+    "kept_text_keys",
     "placed",
     "replay_of",
     "unmodelled",
@@ -110,7 +111,7 @@ def kept(
     if keys:
         entry[KEYS] = dict(keys)
         text_only = _all_text(keys)
-    nested_kept = {member: dict(value) for member, value in (nested or {}).items() if value}
+    nested_kept = {member: dict(value) for member, value in nested.items() if value} if nested else None
     if nested_kept:
         entry[NESTED] = nested_kept
         text_only = text_only and all(_all_text(value) for value in nested_kept.values())
@@ -122,12 +123,15 @@ def kept(
     if not entry:
         return None
     if text_only:
-        return Extra._adopt({provider: entry})
+        return Extra._adopt({provider: entry})  # nothing else holds these dicts
     return Extra.build({provider: entry}, path="provider_data", reserved=frozenset(), error=InvalidMessage)
 
 
 def _all_text(values: Mapping[str, Any]) -> bool:
-    return all(type(value) is str for value in values.values())
+    for value in values.values():  # a loop, not all(): two or three values, tested per item read
+        if type(value) is not str:
+            return False
+    return True
 
 
 def is_generated_id(call: ToolCall, provider: str) -> bool:
@@ -160,20 +164,36 @@ def replay_of(
     test, and for one whose entry holds only kept text keys (an item id, a status) without a copy."""
     if provider_data is EMPTY:
         return _NOTHING
-    if type(provider_data) is Extra and keys is not None:
-        entry = provider_data._owned(provider)
-        if entry is None:
-            return _NOTHING
-        kept_keys = entry.get(KEYS) if type(entry) is dict and len(entry) == 1 else None
-        if (
-            type(kept_keys) is dict
-            and kept_keys.keys().isdisjoint(keys)
-            and all(type(value) is str for value in kept_keys.values())
-        ):
-            return Replay._of_keys(provider, error, dict(kept_keys))  # what Replay() checks and gives
+    if keys is not None:
+        text_keys = kept_text_keys(provider_data, provider, keys)
+        if text_keys is not None:
+            return Replay._of_keys(provider, error, text_keys) if text_keys else _NOTHING
     return Replay(
         provider_data, provider, error, keys=keys, nested=nested, items=items, generated_id=generated_id
     )
+
+
+def kept_text_keys(
+    provider_data: Mapping[str, Any], provider: str, reserved: frozenset[str]
+) -> Mapping[str, str] | None:
+    """What ``replay_of(...).keys`` gives when ``provider``'s entry holds kept text keys only
+    (none of them ``reserved``, the keys the codec writes itself) or when there is no entry
+    (``{}``); None for anything else, which ``Replay`` checks. The writers' hot path: no
+    Replay made, nothing copied. Read-only: it is the value object's own."""
+    if type(provider_data) is not Extra:
+        return None
+    entry = provider_data._owned(provider)
+    if entry is None:
+        return _NO_KEYS
+    if type(entry) is not dict or len(entry) != 1:
+        return None
+    keys = entry.get(KEYS)
+    if type(keys) is not dict or not keys.keys().isdisjoint(reserved):
+        return None
+    for value in keys.values():  # a loop, not all(): two or three values, tested per item written
+        if type(value) is not str:
+            return None
+    return keys
 
 
 class Replay:
@@ -253,8 +273,8 @@ class Replay:
             self._items(entry[ITEMS])
 
     @classmethod
-    def _of_keys(cls, provider: str, error: type[MessageError], keys: dict[str, Any]) -> Replay:
-        # An entry of kept keys only, checked by replay_of.
+    def _of_keys(cls, provider: str, error: type[MessageError], keys: Mapping[str, Any]) -> Replay:
+        # An entry of kept text keys only, checked by replay_of (kept_text_keys).
         self = object.__new__(cls)
         self.provider = provider
         self.error = error

@@ -15,7 +15,7 @@ from .._native import kept, unmodelled
 from .parts import read_part
 from .write import CALL_KEYS, MESSAGE_KEYS, OUTPUT_KEYS
 
-__all__ = ["finish_reason", "from_request", "from_response", "plain_message"]
+__all__ = ["finish_reason", "from_request", "from_response", "plain_input", "plain_message"]
 
 _PROVIDER = "responses"
 _INPUT_ROLES = {"system": Role.SYSTEM, "developer": Role.DEVELOPER, "user": Role.USER}
@@ -162,13 +162,16 @@ def _item(value: object) -> dict[str, Any]:
     if kind == "function_call":
         if _PARSED_ARGUMENTS in item:
             item = {key: value for key, value in item.items() if key != _PARSED_ARGUMENTS}
-    elif (
-        kind == "message"
-        and isinstance(item.get("content"), list)
-        and any(isinstance(part, Mapping) and _PARSED in part for part in item["content"])
-    ):
-        item = {**item, "content": [_unparsed(part) for part in item["content"]]}
+    elif kind == "message" and type(content := item.get("content")) is list and _any_parsed(content):
+        item = {**item, "content": [_unparsed(part) for part in content]}
     return item
+
+
+def _any_parsed(content: list[Any]) -> bool:
+    for part in content:  # a loop, not any(): it runs for every message item read
+        if (type(part) is dict or isinstance(part, Mapping)) and _PARSED in part:
+            return True
+    return False
 
 
 # The openai SDK's parse() and stream() helpers give a ParsedResponse, which adds what the
@@ -203,14 +206,17 @@ def empty_message(item: Mapping[str, Any]) -> bool:
 
 def plain_message(item: Mapping[str, Any]) -> bool:
     """A message item the model holds: an assistant's, its content text only (not a ``refusal``)."""
+    if item.get("role") != "assistant":
+        return False
     content = item.get("content")
-    return item.get("role") == "assistant" and (
-        isinstance(content, str)
-        or (
-            isinstance(content, (list, tuple))
-            and all(isinstance(part, Mapping) and part.get("type") == "output_text" for part in content)
-        )
-    )
+    if isinstance(content, str):
+        return True
+    if not isinstance(content, (list, tuple)):
+        return False
+    for part in content:  # a loop, not all(): it runs for every assistant message read
+        if not (type(part) is dict or isinstance(part, Mapping)) or part.get("type") != "output_text":
+            return False
+    return True
 
 
 class _Turn:
@@ -293,6 +299,13 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
     number = 0
     try:  # one handler for the loop, not a context per item: a request holds hundreds
         for number, raw in enumerate(items):  # noqa: B007 (the handler names the item)
+            plain = plain_input(raw)
+            if plain is not None:  # most items: what the general way below gives, read in one step
+                if turn is not None:
+                    messages.append(turn.close())
+                    turn = None
+                messages.append(plain)
+                continue
             item = _item(raw)
             kind = item.get("type", "message" if "role" in item else None)
             if kind == "message" and item.get("role") == "assistant":
@@ -346,6 +359,27 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
     return messages
 
 
+def plain_input(raw: object) -> ChatMessage | None:
+    """The message of an input item with no key beyond those the codec writes, its text a
+    string: ``{"type": "message", "role": "user", "content": "..."}`` (or a system or developer
+    one) and ``{"type": "function_call_output", "call_id": "...", "output": "..."}``; else None,
+    and the item is read the general way, which gives the same message (a test holds them
+    to it). Three keys, each found with a value of its type, are the only keys."""
+    if type(raw) is not dict or len(raw) != 3:
+        return None
+    kind = raw.get("type")
+    if kind == "message":
+        given, content = raw.get("role"), raw.get("content")
+        role = _INPUT_ROLES.get(given) if type(given) is str else None
+        if role is not None and type(content) is str:
+            return ChatMessage._make(role, content)
+    elif kind == "function_call_output":
+        call_id, output = raw.get("call_id"), raw.get("output")
+        if type(call_id) is str and call_id and type(output) is str:
+            return ChatMessage._make(Role.TOOL, output, tool_call_id=call_id)
+    return None
+
+
 def _refuse_unreadable(item: Mapping[str, Any]) -> None:
     """A message item of a response kept whole must read back when it is replayed: an
     assistant message whose parts are ``output_text`` or ``refusal``, each with its text."""
@@ -374,7 +408,8 @@ def _content(item: Mapping[str, Any], *, output_shape: bool) -> str | tuple[Cont
     content = item.get("content")
     if isinstance(content, str):
         return content
-    content = dumped(content)
+    if type(content) is not list:
+        content = dumped(content)
     if not isinstance(content, (list, tuple)):
         raise InvalidMessage("content", "must be a string or an array of content parts", describe(content))
     if not content:
@@ -388,11 +423,14 @@ def _plain_text(part: object) -> bool:
     """An ``output_text`` as a response has it when it holds text only: ``annotations: []``
     (and empty or no ``logprobs``, which carry nothing)."""
     return (
-        isinstance(part, Mapping)
+        (type(part) is dict or isinstance(part, Mapping))
         and part.get("type") == "output_text"
         and isinstance(part.get("text"), str)
         and part.get("annotations") == []
-        and all(key in _PLAIN_TEXT_KEYS or carries_nothing(value) for key, value in part.items())
+        and (
+            len(part) == 3  # the three keys just read, and no other
+            or all(key in _PLAIN_TEXT_KEYS or carries_nothing(value) for key, value in part.items())
+        )
     )
 
 

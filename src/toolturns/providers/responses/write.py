@@ -10,13 +10,13 @@ from ..._errors import InvalidMessage, InvalidToolCall, MessageError
 from ..._extra import EMPTY
 from ..._message import ChatMessage, Role
 from ..._tool import Tool
-from .._native import placed, replay_of
+from .._native import kept_text_keys, placed, replay_of
 from .._shared import check_messages, refuse_unsupported
 from . import rules
 from .parts import write_part
 from .tools import check_tools, tool_definition
 
-__all__ = ["CALL_KEYS", "MESSAGE_KEYS", "OUTPUT_KEYS", "to_request", "turn_items"]
+__all__ = ["CALL_KEYS", "MESSAGE_KEYS", "OUTPUT_KEYS", "plain_item", "to_request", "turn_items"]
 
 _PROVIDER = "responses"
 #: The keys of each item the codec writes itself; an item's other keys are kept.
@@ -68,6 +68,11 @@ def to_request(
     ids: dict[str, int] = {}  # each kept item id, and the message that sent it first
     opened: bool | None = None  # after an assistant turn: whether its items open a turn on reading
     for index, message in enumerate(checked):
+        plain = plain_item(message)
+        if plain is not None:  # most messages: what turn_items gives, with nothing to judge
+            items.append(plain)
+            opened = None
+            continue
         try:
             written, kept_at = turn_items(message)
             if kept_at:  # reasoning items are kept ones
@@ -107,6 +112,20 @@ def _refuse_misplaced_reasoning(written: list[dict[str, Any]], kept_at: dict[int
         raise (InvalidToolCall if path.startswith("tool_calls") else InvalidMessage)(path, why, item_id)
 
 
+def plain_item(message: ChatMessage) -> dict[str, Any] | None:
+    """The one item of a message that is not the assistant's, its content text, with nothing
+    kept: what ``turn_items`` writes (a test holds them to it), made in one step; else None."""
+    content = message.content
+    if message.provider_data is not EMPTY or type(content) is not str:
+        return None
+    role = message.role
+    if role is Role.TOOL:
+        return {"type": "function_call_output", "call_id": message.tool_call_id, "output": content}
+    if role is Role.ASSISTANT:
+        return None
+    return {"type": "message", "role": role._value_, "content": content}
+
+
 def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, int]]:
     """The items ``message`` is written as, and for each kept item among them (by ``id()``) its
     number in ``provider_data.responses.items``. The rules judge these (``check_transcript`` too).
@@ -130,17 +149,22 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
     if message.content or replay.keys or not (message.tool_calls or replay.items):
         written.append(_with_keys(_message(message, "output_text", "id" in replay.keys), replay.keys))
     for position, call in enumerate(message.tool_calls or ()):
-        try:
-            call_replay = replay_of(call.provider_data, _PROVIDER, InvalidToolCall, keys=CALL_KEYS)
-        except MessageError as error:
-            raise error.with_prefix(f"tool_calls[{position}]") from None
         item = {
             "type": "function_call",
             "call_id": call.id,
             "name": call.name,
             "arguments": call.arguments_json,
         }
-        written.append(_with_keys(item, call_replay.keys))
+        if call.provider_data is not EMPTY:
+            # Its fc_ id and status, as a response's call has them: taken as they are, or checked.
+            call_keys = kept_text_keys(call.provider_data, _PROVIDER, CALL_KEYS)
+            if call_keys is None:
+                try:
+                    call_keys = replay_of(call.provider_data, _PROVIDER, InvalidToolCall, keys=CALL_KEYS).keys
+                except MessageError as error:
+                    raise error.with_prefix(f"tool_calls[{position}]") from None
+            item.update(call_keys)
+        written.append(item)
     if not replay.items:
         return written, _NONE_KEPT
     return placed(replay, written), {id(item): number for number, (_, item) in enumerate(replay.items)}
@@ -207,4 +231,4 @@ def _output(message: ChatMessage) -> dict[str, Any]:
         content if type(content) is str else [write_part(part, "input_text") for part in _parts(content)]
     )
     item = {"type": "function_call_output", "call_id": message.tool_call_id, "output": output}
-    return {**item, **replay.keys} if replay.keys is not EMPTY else item
+    return {**item, **replay.keys} if replay.keys else item
