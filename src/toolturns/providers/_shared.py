@@ -161,18 +161,22 @@ def messages_unsupported(
     return found
 
 
-def _kept_elsewhere(message: ChatMessage, provider: str) -> Iterator[tuple[str, str]]:
+def _kept_elsewhere(message: ChatMessage, provider: str) -> list[tuple[str, str]]:
     """What another wire kept in ``message`` that only that wire can replay (a built-in tool
     call or a message the Responses wire kept whole: what the model did or said), as its
     rules' optional ``kept_for_this_wire_only`` says; ``provider`` cannot send it."""
-    from . import PROVIDERS  # the registry imports no codec; a codec imports it when it writes
-
+    found: list[tuple[str, str]] = []
     for other in message.provider_data:
-        if other == provider or other not in PROVIDERS:
+        if other == provider:  # the common case: what this wire read, going back to it
             continue
-        only_there = getattr(PROVIDERS[other].rules, "kept_for_this_wire_only", None)
+        from . import PROVIDERS  # the registry imports no codec; a codec imports it when it writes
+
+        only_there = (
+            getattr(PROVIDERS[other].rules, "kept_for_this_wire_only", None) if other in PROVIDERS else None
+        )
         if only_there is not None:
-            yield from only_there(message.provider_data)
+            found.extend(only_there(message.provider_data))
+    return found
 
 
 def refuse_unsupported(

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..._content import ContentPart
-from ..._errors import InvalidMessage, InvalidToolCall, MessageError, at, describe
+from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._extra import carries_nothing
 from ..._message import ChatMessage, Role
 from ..._sdk import dumped
@@ -79,7 +79,8 @@ def from_response(body: object) -> ChatMessage:
     >>> turn.tool_calls[0].id, turn.tool_calls[0].provider_data["responses"]["keys"]["id"]
     ('call_1', 'fc_1')
     """
-    body = dumped(body)
+    if type(body) is not dict:
+        body = dumped(body)
     if not isinstance(body, Mapping):
         raise InvalidMessage("", "must be a response object", describe(body))
     if body.get("status") == "failed":
@@ -90,9 +91,10 @@ def from_response(body: object) -> ChatMessage:
     if not isinstance(output, (list, tuple)):
         raise InvalidMessage("output", "must be an array of output items", describe(output))
     turn = _Turn()
-    for number, item in enumerate(output):
-        with at(f"output[{number}]"):
-            item = _item(item)
+    number = 0
+    try:  # one handler for the loop, not a context per item
+        for number, raw in enumerate(output):  # noqa: B007 (the handler names the item)
+            item = _item(raw)
             kind = item.get("type")
             if not isinstance(kind, str):  # an input item may leave it out; an output item has it
                 raise InvalidMessage("type", "must be an item type (a string)", describe(kind))
@@ -116,6 +118,8 @@ def from_response(body: object) -> ChatMessage:
                 )
             else:
                 turn.keep(item)
+    except MessageError as error:
+        raise error.with_prefix(f"output[{number}]") from None
     return turn.close()
 
 
