@@ -157,6 +157,22 @@ class ChatMessage:
             extra=extra,
         )
 
+    @classmethod
+    def _plain(cls, role: Role, content: str, tool_call_id: str | None = None) -> ChatMessage:
+        # For a reader that has checked what _fill would check: ``role`` a Role, ``content`` a
+        # str, ``tool_call_id`` a non-empty str on a tool turn and None on any other. The
+        # plain input items of a request are most of it: set, not checked again.
+        self = object.__new__(cls)
+        _SET_ROLE(self, role)
+        _SET_CONTENT(self, content)
+        _SET_TOOL_CALLS(self, None)
+        _SET_TOOL_CALL_ID(self, tool_call_id)
+        _SET_NAME(self, None)
+        _SET_IS_ERROR(self, False)
+        _SET_EXTRA(self, EMPTY)
+        _SET_PROVIDER_DATA(self, EMPTY)
+        return self
+
     # -- named constructors -------------------------------------------------
 
     @classmethod

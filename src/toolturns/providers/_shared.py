@@ -155,9 +155,9 @@ def messages_unsupported(
         if message.extra is not EMPTY and not carries.extra:
             found.extend((join_key(f"messages[{index}]", key), f"the key {key!r}") for key in message.extra)
         if message.provider_data is not EMPTY:
-            found.extend(
-                (f"messages[{index}].{path}", what) for path, what in _kept_elsewhere(message, provider)
-            )
+            elsewhere = _kept_elsewhere(message, provider)
+            if elsewhere:  # rare: most kept data goes back to the wire that read it
+                found.extend((f"messages[{index}].{path}", what) for path, what in elsewhere)
     return found
 
 

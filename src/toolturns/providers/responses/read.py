@@ -226,6 +226,8 @@ def plain_message(item: Mapping[str, Any]) -> bool:
 class _Turn:
     """An assistant turn being read: its message item, its calls and the items it keeps."""
 
+    __slots__ = ("calls", "content", "count", "items", "message_keys", "parted")
+
     def __init__(self, *, parted: bool = False) -> None:
         self.parted = parted  # begun by a message that says nothing: a turn even if nothing follows
         self.content: str | tuple[ContentPart, ...] | None = None
@@ -376,11 +378,11 @@ def plain_input(raw: object) -> ChatMessage | None:
         given, content = raw.get("role"), raw.get("content")
         role = _INPUT_ROLES.get(given) if type(given) is str else None
         if role is not None and type(content) is str:
-            return ChatMessage._make(role, content)
+            return ChatMessage._plain(role, content)
     elif kind == "function_call_output":
         call_id, output = raw.get("call_id"), raw.get("output")
         if type(call_id) is str and call_id and type(output) is str:
-            return ChatMessage._make(Role.TOOL, output, tool_call_id=call_id)
+            return ChatMessage._plain(Role.TOOL, output, call_id)
     return None
 
 
