@@ -3,13 +3,14 @@ and no state can be set on one but through the checks its constructor makes."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import FrozenInstanceError
 from typing import Any, TypeVar
 
 from ._errors import describe
 from ._json import ErrorFactory
 
-__all__ = ["pickled_fields", "refuse_changes", "refuse_rebuild"]
+__all__ = ["pickled_fields", "refuse_changes", "refuse_rebuild", "unfrozen_twin"]
 
 _Class = TypeVar("_Class", bound=type)
 
@@ -32,6 +33,21 @@ def refuse_changes(cls: _Class) -> _Class:
     cls.__setattr__ = _refuse_assignment  # type: ignore[assignment]
     cls.__delattr__ = _refuse_deletion  # type: ignore[assignment]
     return cls
+
+
+def unfrozen_twin(cls: type) -> Any:
+    """A class with the slots of ``cls`` in the same layout and none of its refusals, or None.
+
+    A trusted constructor sets a value on a twin (plain attribute stores, the
+    cheapest writes CPython has: a slot setter called per field costs about
+    twice as much) and then makes it a ``cls`` by assigning ``__class__``
+    once, which CPython allows between classes of one slot layout. None where
+    that is not CPython with its GIL (a free-threaded build changes a class
+    under a lock): construct there through the slots' own setters.
+    """
+    if sys.implementation.name != "cpython" or not getattr(sys, "_is_gil_enabled", lambda: True)():
+        return None
+    return type(f"_Unfrozen{cls.__name__}", (), {"__slots__": cls.__slots__})  # type: ignore[attr-defined]
 
 
 # -- unpickling -----------------------------------------------------------------

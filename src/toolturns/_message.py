@@ -12,7 +12,7 @@ from ._checks import nonempty_str
 from ._content import ContentPart, check_content_parts, text_of
 from ._errors import InvalidMessage, MessageError, describe
 from ._extra import EMPTY, Extra
-from ._frozen import pickled_fields, refuse_changes, refuse_rebuild
+from ._frozen import pickled_fields, refuse_changes, refuse_rebuild, unfrozen_twin
 from ._json import JSONInput
 from ._sdk import dumped
 from ._tool_call import ToolCall
@@ -158,20 +158,35 @@ class ChatMessage:
         )
 
     @classmethod
-    def _plain(cls, role: Role, content: str, tool_call_id: str | None = None) -> ChatMessage:
+    def _plain(
+        cls,
+        role: Role,
+        content: str,
+        tool_call_id: str | None = None,
+        tool_calls: tuple[ToolCall, ...] | None = None,
+        provider_data: Extra = EMPTY,
+    ) -> ChatMessage:
         # For a reader that has checked what _fill would check: ``role`` a Role, ``content`` a
-        # str, ``tool_call_id`` a non-empty str on a tool turn and None on any other. The
-        # plain input items of a request are most of it: set, not checked again.
-        self = object.__new__(cls)
-        _SET_ROLE(self, role)
-        _SET_CONTENT(self, content)
-        _SET_TOOL_CALLS(self, None)
-        _SET_TOOL_CALL_ID(self, tool_call_id)
-        _SET_NAME(self, None)
-        _SET_IS_ERROR(self, False)
-        _SET_EXTRA(self, EMPTY)
-        _SET_PROVIDER_DATA(self, EMPTY)
-        return self
+        # str, ``tool_call_id`` a non-empty str on a tool turn and None on any other,
+        # ``tool_calls`` a non-empty tuple of calls with unique ids on an assistant turn,
+        # ``provider_data`` an Extra. Most messages of a transcript are such: set, not
+        # checked again.
+        if _Unfrozen is None:  # not CPython with its GIL: each slot through its own setter
+            return _fill(
+                object.__new__(cls), role, content, tool_calls, tool_call_id, None, False, None, provider_data
+            )
+        unfrozen = _Unfrozen()
+        unfrozen.role = role
+        unfrozen.content = content
+        unfrozen.tool_calls = tool_calls
+        unfrozen.tool_call_id = tool_call_id
+        unfrozen.name = None
+        unfrozen.is_error = False
+        unfrozen.extra = EMPTY
+        unfrozen.provider_data = provider_data
+        unfrozen.__class__ = ChatMessage  # the same slots: now a frozen message
+        message: ChatMessage = unfrozen
+        return message
 
     # -- named constructors -------------------------------------------------
 
@@ -334,6 +349,9 @@ class ChatMessage:
         ...                     "function": {"name": "get_time", "arguments": ""}}]})
         ChatMessage(role='assistant', content='', tool_calls=(ToolCall(id='call_1', name='get_time', arguments='{}'),))
         """
+        plain = _plain_from_dict(data)
+        if plain is not None:  # most messages of a transcript: read in one step
+            return plain
         if (
             type(data) is not dict
             and not isinstance(data, Mapping)
@@ -424,6 +442,10 @@ _FIELDS = tuple(field.name for field in fields(ChatMessage))
 ) = (ChatMessage.__dict__[field].__set__ for field in _FIELDS)
 
 
+#: ChatMessage's slots without its refusals, for ``_plain`` (``_frozen.unfrozen_twin``).
+_Unfrozen = unfrozen_twin(ChatMessage)
+
+
 def _fill(
     self: ChatMessage,
     role: object,
@@ -472,6 +494,33 @@ def _fill(
         else Extra.build(provider_data, path="provider_data", reserved=frozenset(), error=InvalidMessage),
     )
     return self
+
+
+def _plain_from_dict(data: object) -> ChatMessage | None:
+    """The message of a dict with no key beyond role, content and (on a tool turn)
+    tool_call_id or (on an assistant turn) tool_calls, its content text (or null beside
+    calls), read in one step: what the general way of ``from_dict`` gives (a test holds them
+    to it); else None, and the general way reads it. Two or three keys, each found with a
+    value of its type, are the only keys."""
+    if type(data) is not dict:
+        return None
+    role, content = data.get("role"), data.get("content")
+    if type(role) is not str or (type(content) is not str and content is not None):
+        return None
+    size = len(data)
+    if size == 2 and content is not None:
+        checked = _ROLES.get(role)
+        if checked is not None and checked is not Role.TOOL:  # a tool turn needs its tool_call_id
+            return ChatMessage._plain(checked, content)
+    elif size == 3 and role == "tool" and content is not None:
+        call_id = data.get("tool_call_id")
+        if type(call_id) is str and call_id:
+            return ChatMessage._plain(Role.TOOL, content, call_id)
+    elif size == 3 and role == "assistant" and type(data.get("tool_calls")) is list:
+        calls = _read_tool_calls(data["tool_calls"])  # raises as the general way would, first
+        if calls is not None and (len(calls) == 1 or len({call.id for call in calls}) == len(calls)):
+            return ChatMessage._plain(Role.ASSISTANT, content or "", None, calls)
+    return None
 
 
 def _on_role(value: object, role: Role) -> str:

@@ -9,7 +9,7 @@ from ._arguments import decode_arguments, encode_arguments
 from ._checks import nonempty_str
 from ._errors import InvalidToolCall, MessageError, describe
 from ._extra import EMPTY, Extra
-from ._frozen import refuse_changes
+from ._frozen import refuse_changes, unfrozen_twin
 from ._json import JSONInput, value_key
 from ._sdk import dumped
 
@@ -211,14 +211,25 @@ class ToolCall:
         cls, call_id: str, name: str, arguments_json: str, extra: Extra, provider_data: Extra
     ) -> ToolCall:
         # Fast path for values toolturns has just checked: set, do not check again.
-        self = object.__new__(cls)
-        _SET_ID(self, call_id)
-        _SET_NAME(self, name)
-        _SET_ARGUMENTS_JSON(self, arguments_json)
-        _SET_EXTRA(self, extra)
-        _SET_PROVIDER_DATA(self, provider_data)
-        _SET_KEY(self, None)
-        return self
+        if _Unfrozen is None:  # not CPython with its GIL: each slot through its own setter
+            self = object.__new__(cls)
+            _SET_ID(self, call_id)
+            _SET_NAME(self, name)
+            _SET_ARGUMENTS_JSON(self, arguments_json)
+            _SET_EXTRA(self, extra)
+            _SET_PROVIDER_DATA(self, provider_data)
+            _SET_KEY(self, None)
+            return self
+        unfrozen = _Unfrozen()
+        unfrozen.id = call_id
+        unfrozen.name = name
+        unfrozen.arguments_json = arguments_json
+        unfrozen.extra = extra
+        unfrozen.provider_data = provider_data
+        unfrozen._key = None
+        unfrozen.__class__ = ToolCall  # the same slots: now a frozen call
+        made: ToolCall = unfrozen
+        return made
 
     def _value_key(self) -> tuple[object, ...]:
         # Cached: decoding the arguments is the costly part of eq and hash.
@@ -330,3 +341,7 @@ def _restore(
 ) -> ToolCall:
     # Unpickling goes through the constructor, so a tampered pickle is validated.
     return ToolCall(id, name, arguments_json, extra=extra, provider_data=provider_data)
+
+
+#: ToolCall's slots without its refusals, for ``_checked`` (``_frozen.unfrozen_twin``).
+_Unfrozen = unfrozen_twin(ToolCall)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..._arguments import encode_arguments
 from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
-from ..._extra import carries_nothing
+from ..._extra import EMPTY, carries_nothing
 from ..._message import ChatMessage, Role
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
@@ -291,12 +292,15 @@ class _Turn:
 
     def close(self) -> ChatMessage:
         provider_data = kept(_PROVIDER, keys=self.message_keys, items=self.items)
-        return ChatMessage(
-            Role.ASSISTANT,
-            "" if self.content is None else self.content,
-            tool_calls=self.calls or None,
-            provider_data=provider_data,
-        )
+        content = "" if self.content is None else self.content
+        calls = self.calls
+        if type(content) is str and (
+            len(calls) < 2 or len({call.id for call in calls}) == len(calls)
+        ):  # nothing left to check: built at once
+            return ChatMessage._plain(
+                Role.ASSISTANT, content, None, tuple(calls) or None, provider_data or EMPTY
+            )
+        return ChatMessage(Role.ASSISTANT, content, tool_calls=calls or None, provider_data=provider_data)
 
 
 def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
@@ -468,6 +472,9 @@ def _call(item: Mapping[str, Any]) -> ToolCall:
             "arguments", "must be a string (the arguments as JSON text)", describe(arguments)
         )
     provider_data = kept(_PROVIDER, keys=unmodelled(item, CALL_KEYS, error=InvalidToolCall))
+    if type(call_id) is str and call_id and type(name) is str and name:  # nothing left to check
+        arguments_json = encode_arguments(arguments, call_id=call_id, name=name)
+        return ToolCall._checked(call_id, name, arguments_json, EMPTY, provider_data or EMPTY)
     return ToolCall(call_id, name, arguments, provider_data=provider_data)
 
 

@@ -1,0 +1,128 @@
+"""The core's one-step ways give what the general ways give.
+
+``ChatMessage.from_dict`` reads the common message shapes in one step
+(``_message._plain_from_dict``), and trusted constructors build a message or a
+call on an unfrozen twin of its class (``_frozen.unfrozen_twin``) where the
+interpreter allows it. Each is switched off here to compare: the same
+message, or the same error, on arbitrary and mutated message dicts.
+"""
+
+from __future__ import annotations
+
+import pickle
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fuzz.seeds import seeds
+from tests.property import strategies as s
+from toolturns import ChatMessage, MessageError, Role, ToolCall, _frozen, _message, _tool_call
+
+_PLAIN = st.sampled_from(
+    [
+        {"role": "user", "content": "Hi"},
+        {"role": "system", "content": ""},
+        {"role": "assistant", "content": "It is 18 degrees."},
+        {"role": "tool", "content": "18", "tool_call_id": "call_1"},
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}},
+                {"id": "call_2", "type": "function", "function": {"name": "g", "arguments": '{"x": 1}'}},
+            ],
+        },
+    ]
+)
+_JUNK = st.one_of(
+    st.none(), st.just(""), st.just([]), st.sampled_from(["tool", "assistant", "USER"]), s.arbitrary_json()
+)
+
+
+@st.composite
+def _near_plain(draw: st.DrawFn) -> dict[str, Any]:
+    """A plain message dict with one key set to something else, or one key more or less."""
+    data = dict(draw(_PLAIN))
+    key = draw(st.sampled_from([*data, "tool_call_id", "tool_calls", "name", "weight"]))
+    edit = draw(st.sampled_from(["set", "drop", "none"]))
+    if edit == "set":
+        data[key] = draw(_JUNK)
+    elif edit == "drop":
+        data.pop(key, None)
+    return data
+
+
+def _outcome(read: Any) -> Any:
+    try:
+        return read()
+    except MessageError as error:
+        return type(error), str(error)
+
+
+@settings(max_examples=400)
+@given(st.one_of(_PLAIN, _near_plain(), s.mutated(st.sampled_from(seeds("message"))), s.arbitrary_json()))
+def test_from_dict_in_one_step_gives_what_the_general_way_gives(data: Any) -> None:
+    """Each dict reads to the same message, or fails with the same error, either way."""
+    fast = _outcome(lambda: ChatMessage.from_dict(data))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_message, "_plain_from_dict", lambda data: None)
+        general = _outcome(lambda: ChatMessage.from_dict(data))
+    assert fast == general
+    if isinstance(fast, ChatMessage):
+        assert repr(fast) == repr(general)
+
+
+def test_the_one_step_reader_takes_the_plain_shapes_only() -> None:
+    """It reads the plain shapes and leaves the rest (more keys, parts, a repeated call id) alone."""
+    for data in [
+        {"role": "user", "content": "Hi"},
+        {"role": "tool", "content": "18", "tool_call_id": "call_1"},
+        {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "function": {"name": "f"}}]},
+    ]:
+        assert _message._plain_from_dict(data) == ChatMessage.from_dict(data)
+    call = {"id": "c", "function": {"name": "f"}}
+    for data in [
+        {"role": "user", "content": "Hi", "name": "ann"},
+        {"role": "tool", "content": "18"},
+        {"role": "user", "content": [{"type": "text", "text": "Hi"}]},
+        {"role": "assistant", "content": None, "tool_calls": [call, call]},
+        {"role": "assistant", "content": None, "tool_calls": []},
+        {"role": "USER", "content": "Hi"},
+    ]:
+        assert _message._plain_from_dict(data) is None, data
+
+
+def test_trusted_construction_without_the_twin_gives_the_same_values() -> None:
+    """Where the twin is not used (not CPython, or a free-threaded build), the trusted
+    constructors set each slot through its setter and give equal, frozen values."""
+    call = ToolCall._checked("call_1", "f", "{}", ToolCall("c", "f").extra, ToolCall("c", "f").provider_data)
+    message = ChatMessage._plain(Role.ASSISTANT, "hi", None, (call,))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_message, "_Unfrozen", None)
+        patch.setattr(_tool_call, "_Unfrozen", None)
+        slow_call = ToolCall._checked("call_1", "f", "{}", call.extra, call.provider_data)
+        slow = ChatMessage._plain(Role.ASSISTANT, "hi", None, (slow_call,))
+    assert (type(slow), type(slow_call)) == (ChatMessage, ToolCall)
+    assert slow == message
+    assert repr(slow) == repr(message)
+    assert pickle.loads(pickle.dumps(message)) == slow
+    with pytest.raises(AttributeError):
+        message.content = "changed"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        call.id = "changed"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("implementation", "gil"), [("pypy", True), ("cpython", False)], ids=["not-cpython", "free-threaded"]
+)
+def test_no_twin_where_changing_a_class_is_not_cheap(
+    monkeypatch: pytest.MonkeyPatch, implementation: str, gil: bool
+) -> None:
+    """unfrozen_twin gives None but on CPython with its GIL; there it gives a class of the same slots."""
+    assert _frozen.unfrozen_twin(ToolCall).__slots__ == ToolCall.__slots__  # type: ignore[attr-defined]
+    monkeypatch.setattr(sys.implementation, "name", implementation)
+    monkeypatch.setattr(sys, "_is_gil_enabled", lambda: gil, raising=False)
+    assert _frozen.unfrozen_twin(ToolCall) is None
