@@ -21,7 +21,7 @@ from fuzz.seeds import seeds
 from tests.property import strategies as s
 from toolturns import ChatMessage, MessageError, Role, ToolCall, _frozen, _message, _tool_call
 
-_PLAIN = st.sampled_from(
+_PLAIN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
     [
         {"role": "user", "content": "Hi"},
         {"role": "system", "content": ""},
@@ -37,7 +37,7 @@ _PLAIN = st.sampled_from(
         },
     ]
 )
-_JUNK = st.one_of(
+_JUNK: st.SearchStrategy[Any] = st.one_of(
     st.none(), st.just(""), st.just([]), st.sampled_from(["tool", "assistant", "USER"]), s.arbitrary_json()
 )
 
