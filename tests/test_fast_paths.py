@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from fuzz.seeds import seeds
 from tests.property import strategies as s
 from toolturns import ChatMessage, MessageError, Role, ToolCall, _frozen, _message, _tool_call
+from toolturns._extra import EMPTY
 
 _PLAIN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
     [
@@ -98,12 +99,12 @@ def test_the_one_step_reader_takes_the_plain_shapes_only() -> None:
 def test_trusted_construction_without_the_twin_gives_the_same_values() -> None:
     """Where the twin is not used (not CPython, or a free-threaded build), the trusted
     constructors set each slot through its setter and give equal, frozen values."""
-    call = ToolCall._checked("call_1", "f", "{}", ToolCall("c", "f").extra, ToolCall("c", "f").provider_data)
+    call = ToolCall._checked("call_1", "f", "{}", EMPTY, EMPTY)
     message = ChatMessage._plain(Role.ASSISTANT, "hi", None, (call,))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_message, "_Unfrozen", None)
         patch.setattr(_tool_call, "_Unfrozen", None)
-        slow_call = ToolCall._checked("call_1", "f", "{}", call.extra, call.provider_data)
+        slow_call = ToolCall._checked("call_1", "f", "{}", EMPTY, EMPTY)
         slow = ChatMessage._plain(Role.ASSISTANT, "hi", None, (slow_call,))
     assert (type(slow), type(slow_call)) == (ChatMessage, ToolCall)
     assert slow == message
