@@ -175,10 +175,11 @@ def misplaced_reasoning(
     return None
 
 
-def repeated_ids(index: int, turn: Sequence[Mapping[str, Any]], ids: dict[str, int]) -> Iterator[str]:
+def repeated_ids(index: int, turn: Sequence[Mapping[str, Any]], ids: dict[str, int]) -> list[str]:
     """Why each item id of message ``index``'s items that an earlier item has is refused
     (``DUPLICATE_ITEM``); ``ids`` holds each id seen so far and its message, and learns these.
     A turn replayed twice (a history appended to itself) would send its ids again."""
+    found: list[str] = []
     for item in turn:
         item_id = item.get("id")
         if not isinstance(item_id, str):
@@ -186,9 +187,12 @@ def repeated_ids(index: int, turn: Sequence[Mapping[str, Any]], ids: dict[str, i
         first = ids.get(item_id)
         if first is not None:
             where = "twice" if first == index else f"that messages[{first}] sends too"
-            yield f"sends the item id {item_id!r} {where}: each item goes once ({DUPLICATE_ITEM.says})"
+            found.append(
+                f"sends the item id {item_id!r} {where}: each item goes once ({DUPLICATE_ITEM.says})"
+            )
         else:
             ids[item_id] = index
+    return found
 
 
 def kept_for_this_wire_only(provider_data: Mapping[str, Any]) -> Iterator[tuple[str, str]]:

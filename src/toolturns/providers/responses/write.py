@@ -135,19 +135,27 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
     """
     if message.role is Role.TOOL:
         return [_output(message)], _NONE_KEPT
-    replay = replay_of(
-        message.provider_data,
-        _PROVIDER,
-        InvalidMessage,
-        keys=MESSAGE_KEYS,
-        items=message.role is Role.ASSISTANT,
+    # The common kept data, a message item's id and status, taken as it is; anything else checked.
+    keys = kept_text_keys(message.provider_data, _PROVIDER, MESSAGE_KEYS)
+    replay = (
+        _NO_ITEMS
+        if keys is not None
+        else replay_of(
+            message.provider_data,
+            _PROVIDER,
+            InvalidMessage,
+            keys=MESSAGE_KEYS,
+            items=message.role is Role.ASSISTANT,
+        )
     )
+    if keys is None:
+        keys = replay.keys
     if message.role is not Role.ASSISTANT:
-        return [_with_keys(_message(message, "input_text", False), replay.keys)], _NONE_KEPT
+        return [_with_keys(_message(message, "input_text", False), keys)], _NONE_KEPT
     written: list[dict[str, Any]] = []
     # No empty message item beside calls or kept items (a refusal kept whole): it would read back as text.
-    if message.content or replay.keys or not (message.tool_calls or replay.items):
-        written.append(_with_keys(_message(message, "output_text", "id" in replay.keys), replay.keys))
+    if message.content or keys or not (message.tool_calls or replay.items):
+        written.append(_with_keys(_message(message, "output_text", "id" in keys), keys))
     for position, call in enumerate(message.tool_calls or ()):
         item = {
             "type": "function_call",
@@ -171,6 +179,7 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
 
 
 _NONE_KEPT: dict[int, int] = {}  # read only
+_NO_ITEMS = replay_of(EMPTY, _PROVIDER, InvalidMessage)  # no kept items: the shared nothing
 
 #: What parts two assistant turns in a row whose items would read back as one turn: an
 #: assistant message that says nothing (``read.empty_message``), read as no item of either.
