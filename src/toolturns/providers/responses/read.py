@@ -257,13 +257,16 @@ class _Turn:
             return bool(self.items[-1][1].get("type") == "message")
         return self.content is not None and not self.calls and self.count > 0
 
-    def message_item(self, item: Mapping[str, Any]) -> None:
+    def message_item(self, item: Mapping[str, Any], plain: bool | None = None) -> None:
         """The first message item of text is the turn's; any other (a refusal, a second
         message) is kept whole, as the same reading gives it back (``_refuse_unreadable``).
-        A message that says nothing (``empty_message``) is no item of the turn."""
-        if empty_message(item):
-            return
-        if self.content is None and plain_message(item):
+        A message that says nothing (``empty_message``) is no item of the turn. ``plain``:
+        what ``plain_message`` says of it, when the caller knows and it says something."""
+        if plain is None:
+            if empty_message(item):
+                return
+            plain = plain_message(item)
+        if self.content is None and plain:
             self.message(item)
         else:
             _refuse_unreadable(item)
@@ -330,13 +333,13 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
                     for kept_item in carried:
                         turn.keep(kept_item)
                     continue
+                plain = plain_message(item)
                 if turn is not None and (
-                    (turn.follows_message() and not plain_message(item))
-                    or (has_id(item) and turn.holds_anything())
+                    (turn.follows_message() and not plain) or (has_id(item) and turn.holds_anything())
                 ):
                     # A refusal right after the turn's message, or a further message of a response
                     # (it has its id): kept in that turn, as from_response read it.
-                    turn.message_item(item)
+                    turn.message_item(item, plain)
                     continue
                 carried = []
                 if turn is not None and turn.opened:
@@ -347,7 +350,7 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
                     turn = _Turn()
                     for kept_item in carried:
                         turn.keep(kept_item)
-                turn.message_item(item)
+                turn.message_item(item, plain)
             elif kind in ("message", "function_call_output"):
                 if turn is not None:
                     messages.append(turn.close())
