@@ -312,12 +312,12 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
     number = 0
     try:  # one handler for the loop, not a context per item: a request holds hundreds
         for number, raw in enumerate(items):  # noqa: B007 (the handler names the item)
-            plain = plain_input(raw)
-            if plain is not None:  # most items: what the general way below gives, read in one step
+            read_at_once = plain_input(raw)
+            if read_at_once is not None:  # most items: what the general way below gives, in one step
                 if turn is not None:
                     messages.append(turn.close())
                     turn = None
-                messages.append(plain)
+                messages.append(read_at_once)
                 continue
             item = _item(raw)
             kind = item.get("type", "message" if "role" in item else None)
