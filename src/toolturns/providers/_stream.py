@@ -88,16 +88,18 @@ class Text(list[str]):
     ('Hello, world', ['Hel', 'lo', ', world'])
     """
 
+    # No __init__: list's own makes one with no Python call (most are made once and
+    # joined once); the memo is set when first asked for.
     __slots__ = ("_so_far",)
-
-    def __init__(self, fragments: Iterable[str] = ()) -> None:
-        super().__init__(fragments)
-        self._so_far: SoFar = (0, "")
+    _so_far: SoFar
 
     def so_far(self) -> str:
         """The fragments joined (as ``joined`` joins them), as many as there are now."""
-        self._so_far = so_far = joined_since(self, self._so_far)
+        self._so_far = so_far = joined_since(self, getattr(self, "_so_far", _NONE_YET))
         return so_far[1]
+
+
+_NONE_YET: SoFar = (0, "")
 
 
 def updated(
