@@ -229,6 +229,9 @@ def test_every_one_edit_is_taken_as_the_general_path_takes_it(events: list[dict[
         stream, general = StreamAssembler(), _general()
         assert _outcome(stream.feed, edited) == _outcome(general.feed, edited), edited
         assert stream._builder.items() == general._builder.items(), edited
+        builder, general_builder = ResponseBuilder(), _General()  # fed directly, as docs/streaming.md shows
+        assert _outcome(builder.feed, edited) == _outcome(general_builder.feed, edited), edited
+        assert builder.items() == general_builder.items(), edited
 
 
 class _General(ResponseBuilder):
@@ -263,6 +266,11 @@ def test_the_item_event_paths_take_what_the_general_path_takes(events: list[Any]
     stream, general = StreamAssembler(), _general()
     assert _outcome(stream.feed, events) == _outcome(general.feed, events)
     assert _told(stream) == _told(general)
+    builder, general_builder = ResponseBuilder(), _General()
+    assert _outcome(builder.feed, events) == _outcome(general_builder.feed, events)
+    assert _outcome(lambda _: builder.response(), [None]) == _outcome(
+        lambda _: general_builder.response(), [None]
+    )
 
 
 def _general() -> StreamAssembler:
