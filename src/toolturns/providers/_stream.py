@@ -167,7 +167,14 @@ def _plain_copy(value: Any, depth: int) -> Any:
             raise _Unusual
         copy = value.copy()
         for key, item in copy.items():  # replacing a value as it goes: the keys stay as they are
-            if type(item) not in _SCALARS:
+            kind = type(item)
+            if kind in _SCALARS:
+                continue
+            if kind is list and not item:  # an empty list (annotations, logprobs): common, no call
+                copy[key] = []
+            elif kind is dict and not item:
+                copy[key] = {}
+            else:
                 copy[key] = _plain_copy(item, depth - 1)
         return copy
     if type(value) is list:
