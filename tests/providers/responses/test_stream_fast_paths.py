@@ -4,6 +4,12 @@
 deep) with a recursive walk and leaves anything else to the general,
 iterative one: the two must give equal copies of the same types, sharing no
 container with what was fed, or the same error.
+
+The assembler and the builder take text and argument fragments in one call,
+and the other events of an item being streamed straight to their handler: a
+builder that takes every event through ``take`` must take the same streams,
+every one-edit stream and mutated ones, stop at the same event with the same
+error, and tell the same after it.
 """
 
 from __future__ import annotations
