@@ -88,16 +88,18 @@ class Text(list[str]):
     ('Hello, world', ['Hel', 'lo', ', world'])
     """
 
+    # No __init__: list's own makes one with no Python call (most are made once and
+    # joined once); the memo is set when first asked for.
     __slots__ = ("_so_far",)
-
-    def __init__(self, fragments: Iterable[str] = ()) -> None:
-        super().__init__(fragments)
-        self._so_far: SoFar = (0, "")
+    _so_far: SoFar
 
     def so_far(self) -> str:
         """The fragments joined (as ``joined`` joins them), as many as there are now."""
-        self._so_far = so_far = joined_since(self, self._so_far)
+        self._so_far = so_far = joined_since(self, getattr(self, "_so_far", _NONE_YET))
         return so_far[1]
+
+
+_NONE_YET: SoFar = (0, "")
 
 
 def updated(
@@ -135,6 +137,60 @@ def owned(value: object, path: str) -> Any:
     >>> fed["usage"]["tokens"].append(3)
     >>> kept
     {'usage': {'tokens': [1, 2]}}
+    """
+    if type(value) is dict or type(value) is list:
+        # What a stream brings: decoded JSON, shallow. Copied by the fast walk;
+        # anything else in it, or deeper, by the general one, which gives the same.
+        try:
+            return _plain_copy(value, _PLAIN_DEPTH)
+        except (_Unusual, RecursionError):
+            pass
+    return _walked_copy(value, path)
+
+
+#: The JSON types a decoded value's leaves are, kept as they are by both walks.
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+#: How deep the fast walk goes (one Python frame a level) before it leaves the value to the general walk.
+_PLAIN_DEPTH = 32
+
+
+class _Unusual(Exception):
+    """Raised by the fast walk on what it leaves to the general one: a tuple, a subclass, depth."""
+
+
+def _plain_copy(value: Any, depth: int) -> Any:
+    """``value`` copied as ``_walked_copy`` copies it, if it is dicts and lists of JSON scalars
+    nested at most ``depth`` levels (exactly those types); else raise _Unusual."""
+    if type(value) is dict:
+        if not depth:
+            raise _Unusual
+        copy = value.copy()
+        for key, item in copy.items():  # replacing a value as it goes: the keys stay as they are
+            kind = type(item)
+            if kind in _SCALARS:
+                continue
+            if kind is list and not item:  # an empty list (annotations, logprobs): common, no call
+                copy[key] = []
+            elif kind is dict and not item:
+                copy[key] = {}
+            else:
+                copy[key] = _plain_copy(item, depth - 1)
+        return copy
+    if type(value) is list:
+        if not depth:
+            raise _Unusual
+        return [item if type(item) in _SCALARS else _plain_copy(item, depth - 1) for item in value]
+    if isinstance(value, (dict, list, tuple)):
+        raise _Unusual
+    return value  # not JSON, but no container either: both walks keep it as it is
+
+
+def _walked_copy(value: object, path: str) -> Any:
+    """What ``owned`` gives, for any value: the general walk, which builds no Python stack.
+
+    Raises:
+        InvalidStream: as ``owned`` says.
     """
     if not isinstance(value, (dict, list, tuple)):
         return value  # the common case: a string or a number

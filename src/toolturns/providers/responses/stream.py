@@ -169,16 +169,30 @@ class ResponseBuilder:
         Raises:
             InvalidStream: as the class says, at ``item[N]``.
         """
-        where = f"item[{self._fed}]"
         if type(event) is not dict:
             event = dumped(event)  # the SDK's event object
         if type(event) is not dict:
-            raise InvalidStream(where, "must be an object", describe(event))
+            raise InvalidStream(f"item[{self._fed}]", "must be an object", describe(event))
         try:
-            self.take(event)
-        except MessageError as error:
-            raise error.with_prefix(where) from None
+            if not (self.took_delta(event) or self.took_item_event(event)):
+                self.take(event)
+        except MessageError as error:  # the path made only when needed
+            raise error.with_prefix(f"item[{self._fed}]") from None
         self._fed += 1
+
+    def took_item_event(self, event: dict[str, Any]) -> bool:
+        """Take an event of an item being streamed straight to its handler, without the checks
+        ``take`` makes first; False, having taken nothing, for any other event, and for any event
+        before the first or after the end (``take`` then takes it, or says what is wrong).
+
+        These events change no finish reason, end or usage, and raise what ``take`` raises.
+        """
+        kind = event.get("type")
+        handler = _ITEM_HANDLERS.get(kind) if type(kind) is str else None
+        if handler is None or self._response is None or self._ended:
+            return False
+        handler(self, event)
+        return True
 
     def took_delta(self, event: dict[str, Any]) -> bool:
         """Take a text or argument fragment for an open item the common way, in one call;
@@ -196,9 +210,26 @@ class ResponseBuilder:
                 and not item.arguments_done
                 and type(delta) is str
                 and event.get("item_id") == item.id
+                and not self._ended
             ):
                 item.arguments.append(delta)
                 return True
+        elif kind == _TEXT_DELTA:
+            index = event.get("output_index")
+            item = self._items.get(index) if type(index) is int else None
+            if item is not None and item.done is None and event.get("item_id") == item.id:
+                number = event.get("content_index")
+                part = item.content.get(number) if type(number) is int else None
+                delta = event.get("delta")
+                if (
+                    part is not None
+                    and part.key == "text"
+                    and not part.done
+                    and type(delta) is str
+                    and not self._ended
+                ):
+                    part.text.append(delta)
+                    return True
         return False
 
     def take(self, event: dict[str, Any]) -> None:
@@ -440,6 +471,14 @@ class ResponseBuilder:
         Without an ``output_index`` (some compatible servers leave it out), the
         item is the one ``item_id`` names.
         """
+        index = event.get("output_index")
+        item = self._items.get(index) if type(index) is int else None
+        if item is not None and item.done is None and (item_id is None or item_id == item.id):
+            return item  # the common case, in four tests: every check below would pass
+        return self._open_item_checked(event, item_id)
+
+    def _open_item_checked(self, event: dict[str, Any], item_id: object) -> _Item:
+        """What ``_open_item`` gives, each key checked in turn: the error says which is wrong."""
         if "output_index" not in event and isinstance(item_id, str) and item_id in self._ids:
             index = self._ids[item_id]
         else:
@@ -457,6 +496,7 @@ class ResponseBuilder:
 
 
 _ARGUMENTS_DELTA = "response.function_call_arguments.delta"
+_TEXT_DELTA = "response.output_text.delta"
 
 _HANDLERS: dict[str, Callable[[ResponseBuilder, dict[str, Any]], None]] = {
     "response.created": ResponseBuilder._created,
@@ -480,12 +520,22 @@ _HANDLERS: dict[str, Callable[[ResponseBuilder, dict[str, Any]], None]] = {
 }
 
 
+#: The handlers of the events of an item being streamed: they change no finish reason, end or usage.
+_ITEM_HANDLERS = {
+    kind: handler
+    for kind, handler in _HANDLERS.items()
+    if kind not in ("response.created", "response.queued", "response.in_progress", "error")
+}
+
+
 def _response(event: dict[str, Any]) -> dict[str, Any]:
     """The event's response, copied but for its output: the items' own events build that."""
     value = event.get("response")
     if type(value) is not dict:
         raise InvalidStream("response", "must be an object", describe(value))
-    copy: dict[str, Any] = owned({key: item for key, item in value.items() if key != "output"}, "response")
+    rest = value.copy()
+    rest.pop("output", None)
+    copy: dict[str, Any] = owned(rest, "response")
     return copy
 
 
@@ -542,11 +592,17 @@ class StreamAssembler(Assembler):
         self._builder = ResponseBuilder()
 
     def feed(self, item: object) -> None:
-        # Argument fragments, most of a stream, in one call; a fragment changes no finish
-        # reason, end or usage. Anything else, and any fragment it declines, the general way.
-        if type(item) is dict and not self._ended and self._builder.took_delta(item):
-            self._fed += 1
-            return
+        # The events of an item being streamed, most of a stream, straight to their handler: they
+        # change no finish reason, end or usage. Anything else, and any it declines, the general way.
+        if type(item) is dict and not self._ended:
+            builder = self._builder
+            try:
+                took = builder.took_delta(item) or builder.took_item_event(item)
+            except MessageError as error:
+                raise error.with_prefix(f"item[{self._fed}]") from None
+            if took:
+                self._fed += 1
+                return
         super().feed(item)
 
     def _feed(self, item: dict[str, Any]) -> None:
