@@ -567,3 +567,16 @@ def test_owned_copies_values_nested_to_the_limit_and_refuses_deeper() -> None:
     assert copy is not deep
     with pytest.raises(InvalidMessage, match=r"^v: must nest at most"):
         owned([deep, [[deep]]], "v", InvalidMessage)
+
+
+def test_owned_says_so_when_the_text_cannot_be_read_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where decoding the text fails (nested too deeply for the caller's call stack), owned
+    raises the caller's error at the path, not the decoder's ValueError."""
+    import toolturns._json as module
+
+    def too_deep(text: str) -> Any:
+        raise ValueError("nested too deeply to decode")
+
+    monkeypatch.setattr(module, "decode", too_deep)
+    with pytest.raises(InvalidMessage, match=r"^v: nested too deeply to decode, got "):
+        owned(OrderedDict(a=[1]), "v", InvalidMessage)
