@@ -12,7 +12,7 @@ from ..._extra import EMPTY, carries_nothing
 from ..._message import ChatMessage, Role
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
-from .._native import kept, unmodelled
+from .._native import kept, kept_unmodelled, unmodelled
 from .parts import read_part
 from .write import CALL_KEYS, MESSAGE_KEYS, OUTPUT_KEYS
 
@@ -460,7 +460,7 @@ def _input_message(item: Mapping[str, Any]) -> ChatMessage:
     return ChatMessage(
         role,
         _content(item, output_shape=False),
-        provider_data=kept(_PROVIDER, keys=unmodelled(item, MESSAGE_KEYS)),
+        provider_data=kept_unmodelled(_PROVIDER, item, MESSAGE_KEYS),
     )
 
 
@@ -474,7 +474,7 @@ def _call(item: Mapping[str, Any]) -> ToolCall:
         raise InvalidToolCall(
             "arguments", "must be a string (the arguments as JSON text)", describe(arguments)
         )
-    provider_data = kept(_PROVIDER, keys=unmodelled(item, CALL_KEYS, error=InvalidToolCall))
+    provider_data = kept_unmodelled(_PROVIDER, item, CALL_KEYS, error=InvalidToolCall)
     if type(call_id) is str and call_id and type(name) is str and name:  # nothing left to check
         arguments_json = encode_arguments(arguments, call_id=call_id, name=name)
         return ToolCall._checked(call_id, name, arguments_json, EMPTY, provider_data or EMPTY)
@@ -501,5 +501,5 @@ def _output(item: Mapping[str, Any]) -> ChatMessage:
         Role.TOOL,
         content,
         tool_call_id=call_id,
-        provider_data=kept(_PROVIDER, keys=unmodelled(item, OUTPUT_KEYS)),
+        provider_data=kept_unmodelled(_PROVIDER, item, OUTPUT_KEYS),
     )
