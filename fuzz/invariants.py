@@ -31,6 +31,7 @@ from toolturns import (
     Problem,
     Role,
     StreamSnapshot,
+    TextPart,
     Tool,
     ToolCall,
     check_transcript,
@@ -196,14 +197,23 @@ def facts(messages: Sequence[ChatMessage], codec: Codec) -> tuple[list[Any], lis
     results = sorted(
         (
             made_up.get(m.tool_call_id or "", m.tool_call_id or ""),
-            gemini_result_text(m.text, m.is_error) if codec.name == "gemini" else repr(m.content),
+            gemini_result_text(m.text, m.is_error) if codec.name == "gemini" else _content_fact(m, codec),
             m.is_error and codec.carries_is_error,
         )
         for m in messages
         if m.role is Role.TOOL
     )
-    texts = sorted(repr(m.content) for m in messages if m.role is not Role.TOOL and m.content)
+    texts = sorted(_content_fact(m, codec) for m in messages if m.role is not Role.TOOL and m.content)
     return calls, results, texts
+
+
+def _content_fact(message: ChatMessage, codec: Codec) -> str:
+    """A message's content as a trip through ``codec`` keeps it. Ollama has no list of parts:
+    text parts alone are sent as their text and read back as that string (docs/content.md)."""
+    content = message.content
+    if codec.name == "ollama" and type(content) is tuple and all(type(part) is TextPart for part in content):
+        return repr(message.text)
+    return repr(content)
 
 
 def _no_constant(name: str) -> Any:
