@@ -127,3 +127,37 @@ def test_no_twin_where_changing_a_class_is_not_cheap(
     monkeypatch.setattr(sys.implementation, "name", implementation)
     monkeypatch.setattr(sys, "_is_gil_enabled", lambda: gil, raising=False)
     assert _frozen.unfrozen_twin(ToolCall) is None
+
+
+_CALL: dict[str, Any] = {
+    "id": "call_1",
+    "type": "function",
+    "function": {"name": "f", "arguments": '{"x": 1}'},
+}
+
+
+@st.composite
+def _near_plain_call(draw: st.DrawFn) -> dict[str, Any]:
+    """The plain call dict with one key, of the call or of its function, changed, added or dropped."""
+    call = {**_CALL, "function": dict(_CALL["function"])}
+    target = call["function"] if draw(st.booleans()) else call
+    key = draw(st.sampled_from([*target, "index", "extra_key"]))
+    edit = draw(st.sampled_from(["set", "drop", "none"]))
+    if edit == "set":
+        target[key] = draw(_JUNK)
+    elif edit == "drop":
+        target.pop(key, None)
+    return call
+
+
+@settings(max_examples=300)
+@given(st.one_of(_near_plain_call(), s.arbitrary_json()))
+def test_a_call_read_in_one_step_is_what_the_general_way_reads(data: Any) -> None:
+    """ToolCall.from_dict gives the same call, or the same error, with its one-step way switched off."""
+    fast = _outcome(lambda: ToolCall.from_dict(data))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_tool_call, "_plain_call", lambda data: None)
+        general = _outcome(lambda: ToolCall.from_dict(data))
+    assert fast == general
+    assert repr(fast) == repr(general)
+    assert _tool_call._plain_call(_CALL) == ToolCall.from_dict(_CALL)

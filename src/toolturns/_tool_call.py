@@ -153,6 +153,9 @@ class ToolCall:
     @classmethod
     def _read(cls, data: object, position: int | None) -> ToolCall:
         # from_dict, and ChatMessage.from_dict for the call at ``position`` of tool_calls.
+        plain = _plain_call(data)
+        if plain is not None:  # most calls: read in one step
+            return plain
         if (
             type(data) is not dict
             and not isinstance(data, Mapping)
@@ -345,3 +348,21 @@ def _restore(
 
 #: ToolCall's slots without its refusals, for ``_checked`` (``_frozen.unfrozen_twin``).
 _Unfrozen = unfrozen_twin(ToolCall)
+
+
+def _plain_call(data: object) -> ToolCall | None:
+    """The call of ``{"id", "type": "function", "function": {"name", "arguments"}}``, its id,
+    name and arguments text, read in one step: what the general way of ``ToolCall._read``
+    gives (a test holds them to it); else None. Three and two keys, each found with a value
+    of its type, are the only keys."""
+    if type(data) is not dict or len(data) != 3 or data.get("type") != "function":
+        return None
+    call_id, function = data.get("id"), data.get("function")
+    if type(call_id) is not str or not call_id or type(function) is not dict or len(function) != 2:
+        return None
+    name, arguments = function.get("name"), function.get("arguments")
+    if type(name) is not str or not name or type(arguments) is not str:
+        return None
+    return ToolCall._checked(
+        call_id, name, encode_arguments(arguments, call_id=call_id, name=name), EMPTY, EMPTY
+    )
