@@ -24,6 +24,7 @@ from typing import Any, Protocol, TypeVar
 
 from toolturns import (
     ChatMessage,
+    ContentPart,
     InvalidMessage,
     InvalidStream,
     InvalidTranscript,
@@ -208,12 +209,20 @@ def facts(messages: Sequence[ChatMessage], codec: Codec) -> tuple[list[Any], lis
 
 
 def _content_fact(message: ChatMessage, codec: Codec) -> str:
-    """A message's content as a trip through ``codec`` keeps it. Ollama has no list of parts:
-    text parts alone are sent as their text and read back as that string (docs/content.md)."""
+    """A message's content as a trip through ``codec`` keeps it: each part with only that
+    wire's own kept data (no wire sends another's). Ollama has no list of parts: text parts
+    alone are sent as their text and read back as that string (docs/content.md)."""
     content = message.content
-    if codec.name == "ollama" and type(content) is tuple and all(type(part) is TextPart for part in content):
+    if type(content) is not tuple:
+        return repr(content)
+    if codec.name == "ollama" and all(type(part) is TextPart for part in content):
         return repr(message.text)
-    return repr(content)
+    return repr(tuple(_own_data_only(part, codec.name) for part in content))
+
+
+def _own_data_only(part: ContentPart, provider: str) -> ContentPart:
+    data = part.provider_data
+    return dataclasses.replace(part, provider_data={provider: data[provider]} if provider in data else {})
 
 
 def _no_constant(name: str) -> Any:

@@ -225,3 +225,17 @@ def test_responses_an_id_that_is_no_text_is_no_id() -> None:
     assert caught.value.path == "output[1].id"
     turn = responses.from_response({"output": [_FC, _EMPTY]})
     assert turn == responses.from_response({"output": [_FC]})
+
+
+def test_kept_data_nested_to_the_limit_is_copied_without_running_out_of_stack() -> None:
+    """A kept value nested MAX_DEPTH levels (dicts and lists) is copied on each lookup with
+    no Python frame per level: the first copy of Extra recursed, two frames a level."""
+    from toolturns._json import MAX_DEPTH
+
+    deep: object = "leaf"
+    for level in range(MAX_DEPTH - 1):
+        deep = [deep] if level % 2 else {"k": deep}
+    message = ChatMessage("user", "hi", extra={"deep": deep})
+    assert message.extra["deep"] == deep
+    assert message.extra["deep"] is not deep
+    assert ChatMessage.from_dict(message.to_wire()) == message

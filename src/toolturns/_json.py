@@ -203,17 +203,36 @@ def _plain_child(child: Any, kind: type, depth: int) -> Any:
 
 
 def copied(value: JSON) -> JSON:
-    """A fresh copy of a value ``owned`` made (only dicts, lists and immutable leaves in it)."""
+    """A fresh copy of a value ``owned`` made (only dicts, lists and immutable leaves in it).
+
+    Iterative: a value may nest ``MAX_DEPTH`` levels, which a recursive copy
+    would pay for in Python frames the caller may not have left.
+    """
     if type(value) is dict:
-        return {
-            key: child if type(child) is not dict and type(child) is not list else copied(child)
-            for key, child in value.items()
-        }
-    if type(value) is list:
-        return [
-            child if type(child) is not dict and type(child) is not list else copied(child) for child in value
-        ]
-    return value
+        copy: Any = {}
+    elif type(value) is list:
+        copy = []
+    else:
+        return value
+    pending: list[tuple[Any, Any]] = [(value, copy)]
+    while pending:
+        source, target = pending.pop()
+        if type(source) is dict:
+            for key, child in source.items():
+                if type(child) is dict or type(child) is list:
+                    target[key] = nested = type(child)()
+                    pending.append((child, nested))
+                else:
+                    target[key] = child
+        else:
+            for child in source:
+                if type(child) is dict or type(child) is list:
+                    nested = type(child)()
+                    target.append(nested)
+                    pending.append((child, nested))
+                else:
+                    target.append(child)
+    return copy  # type: ignore[no-any-return]
 
 
 def canonical(value: JSON) -> str:
