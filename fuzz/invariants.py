@@ -198,26 +198,38 @@ def facts(messages: Sequence[ChatMessage], codec: Codec) -> tuple[list[Any], lis
     results = sorted(
         (
             made_up.get(m.tool_call_id or "", m.tool_call_id or ""),
-            gemini_result_text(m.text, m.is_error) if codec.name == "gemini" else _content_fact(m, codec),
+            gemini_result_text(m.text, m.is_error)
+            if codec.name == "gemini"
+            else repr(_content_facts(m, codec)),
             m.is_error and codec.carries_is_error,
         )
         for m in messages
         if m.role is Role.TOOL
     )
-    texts = sorted(_content_fact(m, codec) for m in messages if m.role is not Role.TOOL and m.content)
+    texts = sorted(
+        fact for m in messages if m.role is not Role.TOOL and m.content for fact in _content_facts(m, codec)
+    )
     return calls, results, texts
 
 
-def _content_fact(message: ChatMessage, codec: Codec) -> str:
+def _content_facts(message: ChatMessage, codec: Codec) -> list[str]:
     """A message's content as a trip through ``codec`` keeps it: each part with only that
-    wire's own kept data (no wire sends another's). Ollama has no list of parts: text parts
-    alone are sent as their text and read back as that string (docs/content.md)."""
+    wire's own kept data (no wire sends another's), and text parts alone in the form that
+    wire gives them back (docs/content.md), so there they count by their text: Ollama has
+    no list of parts (their text, joined), nor has Gemini (one text per part, a message
+    each), nor Anthropic's system and assistant turns (a system message per block, an
+    assistant's text joined) or a user's one text block after results (its text)."""
     content = message.content
+    by_text = codec.name in ("ollama", "gemini", "anthropic")
     if type(content) is not tuple:
-        return repr(content)
-    if codec.name == "ollama" and all(type(part) is TextPart for part in content):
-        return repr(message.text)
-    return repr(tuple(_own_data_only(part, codec.name) for part in content))
+        return [repr(content)]
+    own = tuple(_own_data_only(part, codec.name) for part in content)
+    if by_text and all(type(part) is TextPart for part in own):
+        if codec.name == "ollama" or (codec.name == "anthropic" and message.role is Role.ASSISTANT):
+            return [repr(message.text)]
+        if codec.name == "gemini" or message.role in (Role.SYSTEM, Role.DEVELOPER) or len(own) == 1:
+            return [repr(part.text) for part in own if isinstance(part, TextPart) and part.text]
+    return [repr(own)]
 
 
 def _own_data_only(part: ContentPart, provider: str) -> ContentPart:
