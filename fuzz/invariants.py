@@ -224,10 +224,18 @@ def _content_facts(message: ChatMessage, codec: Codec) -> list[str]:
     if type(content) is not tuple:
         return [repr(content)]
     own = tuple(_own_data_only(part, codec.name) for part in content)
+    if codec.name == "gemini":
+        # A content has no message boundaries: user turns in a row share one, text parts alone
+        # are one message each; every part counts on its own, a text by its text.
+        return [
+            repr(part.text) if isinstance(part, TextPart) else repr(part)
+            for part in own
+            if part != TextPart("")
+        ]
     if by_text and all(type(part) is TextPart for part in own):
         if codec.name == "ollama" or (codec.name == "anthropic" and message.role is Role.ASSISTANT):
             return [repr(message.text)]
-        if codec.name == "gemini" or message.role in (Role.SYSTEM, Role.DEVELOPER) or len(own) == 1:
+        if message.role in (Role.SYSTEM, Role.DEVELOPER) or len(own) == 1:
             return [repr(part.text) for part in own if isinstance(part, TextPart) and part.text]
     return [repr(own)]
 
