@@ -17,7 +17,7 @@ from ._json import JSONInput
 from ._sdk import dumped
 from ._tool_call import ToolCall
 
-__all__ = ["SYSTEM_ROLES", "ChatMessage", "Role"]
+__all__ = ["SYSTEM_ROLES", "ChatMessage", "Role", "unique_ids"]
 
 
 class Role(enum.StrEnum):
@@ -518,9 +518,15 @@ def _plain_from_dict(data: object) -> ChatMessage | None:
             return ChatMessage._plain(Role.TOOL, content, call_id)
     elif size == 3 and role == "assistant" and type(data.get("tool_calls")) is list:
         calls = _read_tool_calls(data["tool_calls"])  # raises as the general way would, first
-        if calls is not None and (len(calls) == 1 or len({call.id for call in calls}) == len(calls)):
+        if calls is not None and unique_ids(calls):
             return ChatMessage._plain(Role.ASSISTANT, content or "", None, calls)
     return None
+
+
+def unique_ids(calls: Sequence[ToolCall]) -> bool:
+    """Whether no two of ``calls`` share an id, as ``_check_tool_calls`` requires: the test a
+    reader makes before building a turn at once (the general way says which call repeats one)."""
+    return len(calls) < 2 or len({call.id for call in calls}) == len(calls)
 
 
 def _on_role(value: object, role: Role) -> str:

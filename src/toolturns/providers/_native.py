@@ -132,8 +132,6 @@ def kept(
     >>> kept("anthropic", keys={}, items=[]) is None
     True
     """
-    if keys and not (nested or items or generated_id) and _all_text(keys):
-        return Extra._adopt({provider: {KEYS: dict(keys)}})  # the common entry, made at once
     entry: dict[str, Any] = {}
     text_only = True  # every kept value is text: the dicts made here hold nothing a caller holds
     if keys:

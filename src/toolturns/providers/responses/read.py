@@ -9,7 +9,7 @@ from ..._arguments import encode_arguments
 from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._extra import EMPTY, carries_nothing
-from ..._message import ChatMessage, Role
+from ..._message import ChatMessage, Role, unique_ids
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept, kept_unmodelled, unmodelled
@@ -297,9 +297,7 @@ class _Turn:
         provider_data = kept(_PROVIDER, keys=self.message_keys, items=self.items)
         content = "" if self.content is None else self.content
         calls = self.calls
-        if type(content) is str and (
-            len(calls) < 2 or len({call.id for call in calls}) == len(calls)
-        ):  # nothing left to check: built at once
+        if type(content) is str and unique_ids(calls):  # nothing left to check: built at once
             return ChatMessage._plain(
                 Role.ASSISTANT, content, None, tuple(calls) or None, provider_data or EMPTY
             )

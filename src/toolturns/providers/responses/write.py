@@ -135,21 +135,14 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
     """
     if message.role is Role.TOOL:
         return [_output(message)], _NONE_KEPT
-    # The common kept data, a message item's id and status, taken as it is; anything else checked.
-    keys = kept_text_keys(message.provider_data, _PROVIDER, MESSAGE_KEYS)
-    replay = (
-        _NO_ITEMS
-        if keys is not None
-        else replay_of(
-            message.provider_data,
-            _PROVIDER,
-            InvalidMessage,
-            keys=MESSAGE_KEYS,
-            items=message.role is Role.ASSISTANT,
-        )
+    replay = replay_of(
+        message.provider_data,
+        _PROVIDER,
+        InvalidMessage,
+        keys=MESSAGE_KEYS,
+        items=message.role is Role.ASSISTANT,
     )
-    if keys is None:
-        keys = replay.keys
+    keys = replay.keys
     if message.role is not Role.ASSISTANT:
         return [_with_keys(_message(message, "input_text", False), keys)], _NONE_KEPT
     written: list[dict[str, Any]] = []
@@ -179,7 +172,6 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
 
 
 _NONE_KEPT: dict[int, int] = {}  # read only
-_NO_ITEMS = replay_of(EMPTY, _PROVIDER, InvalidMessage)  # no kept items: the shared nothing
 
 #: What parts two assistant turns in a row whose items would read back as one turn: an
 #: assistant message that says nothing (``read.empty_message``), read as no item of either.
