@@ -216,9 +216,10 @@ def _content_facts(message: ChatMessage, codec: Codec) -> list[str]:
     """A message's content as a trip through ``codec`` keeps it: each part with only that
     wire's own kept data (no wire sends another's), and text parts alone in the form that
     wire gives them back (docs/content.md), so there they count by their text: Ollama has
-    no list of parts (their text, joined), nor has Gemini (one text per part, a message
-    each), nor Anthropic's system and assistant turns (a system message per block, an
-    assistant's text joined) or a user's one text block after results (its text)."""
+    no list of parts (its images in order, then their text joined), nor has Gemini (one
+    text per part, a message each), nor Anthropic's system and assistant turns (a system
+    message per block, an assistant's text joined) or a user's one text block after
+    results (its text)."""
     content = message.content
     by_text = codec.name in ("ollama", "gemini", "anthropic")
     if type(content) is not tuple:
@@ -232,8 +233,12 @@ def _content_facts(message: ChatMessage, codec: Codec) -> list[str]:
             for part in own
             if part != TextPart("")
         ]
+    if codec.name == "ollama":
+        # One content string and one images list: the images in order, then the text parts joined.
+        text = [repr(message.text)] if message.text else []
+        return [repr(part) for part in own if type(part) is not TextPart] + text
     if by_text and all(type(part) is TextPart for part in own):
-        if codec.name == "ollama" or (codec.name == "anthropic" and message.role is Role.ASSISTANT):
+        if codec.name == "anthropic" and message.role is Role.ASSISTANT:
             return [repr(message.text)]
         if message.role in (Role.SYSTEM, Role.DEVELOPER) or len(own) == 1:
             return [repr(part.text) for part in own if isinstance(part, TextPart) and part.text]

@@ -251,6 +251,17 @@ class _Turn:
         self.message_keys = unmodelled(item, MESSAGE_KEYS)
         self.count += 1
 
+    def replayed_message(self, item: dict[str, Any], text: str, keys: dict[str, Any]) -> None:
+        """``replayed_text``'s item, as ``_read_items`` would take it the general way: a text
+        message with its id goes in the turn being read (the first as its message, any other
+        kept whole), and opens one when none is; it says something, and never is refused."""
+        if self.content is None:
+            self.content = text
+            self.message_keys = keys
+            self.count += 1
+        else:
+            self.keep(item)
+
     def follows_message(self) -> bool:
         """Whether the turn's last item is a message item (its own or one kept whole)."""
         if self.items and self.items[-1][0] == self.count - 1:
@@ -316,6 +327,12 @@ def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
                     messages.append(turn.close())
                     turn = None
                 messages.append(read_at_once)
+                continue
+            said = replayed_text(raw)
+            if said is not None:  # a response's message, replayed: its text and its kept keys
+                if turn is None:
+                    turn = _Turn()
+                turn.replayed_message(raw, *said)
                 continue
             item = _item(raw)
             kind = item.get("type", "message" if "role" in item else None)
@@ -389,6 +406,30 @@ def plain_input(raw: object) -> ChatMessage | None:
         if type(call_id) is str and call_id and type(output) is str:
             return ChatMessage._plain(Role.TOOL, output, call_id)
     return None
+
+
+def replayed_text(raw: object) -> tuple[str, dict[str, Any]] | None:
+    """The text and kept keys (its ``msg_`` id and status) of an assistant message item as a
+    response gives it and a client replays it: five keys, its content one ``output_text``
+    with no ``annotations``, its id and status text; else None, and the item is read the
+    general way, which gives the same turn (a test holds them to it).
+
+    ``{"type": "message", "role": "assistant", "id": "msg_...", "status": "completed",
+    "content": [{"type": "output_text", "text": "...", "annotations": []}]}``
+    """
+    if type(raw) is not dict or len(raw) != 5 or raw.get("type") != "message" or raw.get("role") != "assistant":
+        return None
+    content, item_id, status = raw.get("content"), raw.get("id"), raw.get("status")
+    if type(content) is not list or len(content) != 1 or type(item_id) is not str or type(status) is not str:
+        return None
+    part = content[0]
+    if type(part) is not dict or len(part) != 3 or part.get("type") != "output_text":
+        return None
+    text = part.get("text")
+    if type(text) is not str or part.get("annotations") != [] or not item_id or not status:
+        return None
+    # In the item's own order, as the general way keeps them and the writer sends them back.
+    return text, {key: value for key, value in raw.items() if key == "id" or key == "status"}
 
 
 def _refuse_unreadable(item: Mapping[str, Any]) -> None:

@@ -16,7 +16,7 @@ from . import rules
 from .parts import write_part
 from .tools import check_tools, tool_definition
 
-__all__ = ["CALL_KEYS", "MESSAGE_KEYS", "OUTPUT_KEYS", "plain_item", "to_request", "turn_items"]
+__all__ = ["CALL_KEYS", "MESSAGE_KEYS", "OUTPUT_KEYS", "plain_item", "plain_turn", "to_request", "turn_items"]
 
 _PROVIDER = "responses"
 #: The keys of each item the codec writes itself; an item's other keys are kept.
@@ -86,9 +86,12 @@ def to_request(
             if opened is not None and not _starts_a_turn(written, kept_at, opened):
                 items.append(dict(_PARTING))
             # An empty turn (one message that says nothing) leaves the next turn's items to join it.
-            opened = bool(message.tool_calls) or any(
-                _modelled_message(item, kept_at) and item != _PARTING for item in written
-            )
+            if message.tool_calls:
+                opened = True
+            elif not kept_at:  # its one item: the message written from its content
+                opened = written[0] != _PARTING
+            else:
+                opened = any(_modelled_message(item, kept_at) and item != _PARTING for item in written)
         else:
             opened = None
         items.extend(written)
@@ -135,6 +138,10 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
     """
     if message.role is Role.TOOL:
         return [_output(message)], _NONE_KEPT
+    if message.role is Role.ASSISTANT:
+        plain = plain_turn(message)
+        if plain is not None:
+            return plain, _NONE_KEPT
     replay = replay_of(
         message.provider_data,
         _PROVIDER,
@@ -172,6 +179,39 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
 
 
 _NONE_KEPT: dict[int, int] = {}  # read only
+
+
+def plain_turn(message: ChatMessage) -> list[dict[str, Any]] | None:
+    """The items of an assistant turn whose content is text and that keeps nothing but text
+    keys (its ``msg_`` id and status, its calls' ``fc_`` ids and statuses), made without a
+    ``Replay``: what the rest of ``turn_items`` writes (a test holds them to it); else None.
+    Most turns a loop sends back are these."""
+    content = message.content
+    if type(content) is not str:
+        return None
+    keys = kept_text_keys(message.provider_data, _PROVIDER, MESSAGE_KEYS)
+    if keys is None:
+        return None
+    calls = message.tool_calls
+    written: list[dict[str, Any]] = []
+    if content or keys or not calls:
+        item: dict[str, Any] = {
+            "type": "message",
+            "role": "assistant",
+            "content": [{"type": "output_text", "text": content, "annotations": []}] if "id" in keys else content,
+        }
+        if keys:
+            item.update(keys)
+        written.append(item)
+    for call in calls or ():
+        item = {"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments_json}
+        if call.provider_data is not EMPTY:
+            call_keys = kept_text_keys(call.provider_data, _PROVIDER, CALL_KEYS)
+            if call_keys is None:
+                return None
+            item.update(call_keys)
+        written.append(item)
+    return written
 
 #: What parts two assistant turns in a row whose items would read back as one turn: an
 #: assistant message that says nothing (``read.empty_message``), read as no item of either.
