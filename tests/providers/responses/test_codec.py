@@ -681,3 +681,34 @@ def test_a_parsed_copy_goes_and_every_other_part_stays() -> None:
     turn = responses.from_response({"output": [{**_TEXT_ITEM, "content": [parsed, refusal]}]})
     (sent,) = responses.to_request([turn])["input"]
     assert sent["content"] == [{key: value for key, value in parsed.items() if key != "parsed"}, refusal]
+
+
+_CALL_ITEM = {"type": "function_call", "call_id": "c", "name": "f", "arguments": "{}"}
+
+
+@pytest.mark.parametrize(
+    ("turns", "contents"),
+    [
+        ([ChatMessage.assistant(""), ChatMessage.assistant("Hi")], ["", "", "Hi"]),
+        ([ChatMessage.assistant(""), ChatMessage.assistant("")], ["", ""]),
+        ([ChatMessage.assistant("A"), ChatMessage.assistant("B")], ["A", "B"]),
+        (
+            [ChatMessage.assistant("A"), ChatMessage.assistant_tool_calls([ToolCall("c", "f")])],
+            ["A", "", None],
+        ),
+        ([ChatMessage.assistant_tool_calls([ToolCall("c", "f")]), ChatMessage.assistant("")], [None, ""]),
+    ],
+)
+def test_assistant_turns_in_a_row_read_back_as_they_were(
+    turns: list[ChatMessage], contents: list[str | None]
+) -> None:
+    """Two assistant turns in a row stay two, an empty one included: where the second's items
+    would join the first on reading, a message that says nothing parts them."""
+    messages = [ChatMessage.user("Hi"), *turns]
+    body = responses.to_request(messages)
+    expected = [
+        _CALL_ITEM if content is None else {"type": "message", "role": "assistant", "content": content}
+        for content in contents
+    ]
+    assert body["input"][1:] == expected
+    assert responses.from_request(body) == messages

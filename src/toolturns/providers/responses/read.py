@@ -417,7 +417,12 @@ def replayed_text(raw: object) -> tuple[str, dict[str, Any]] | None:
     ``{"type": "message", "role": "assistant", "id": "msg_...", "status": "completed",
     "content": [{"type": "output_text", "text": "...", "annotations": []}]}``
     """
-    if type(raw) is not dict or len(raw) != 5 or raw.get("type") != "message" or raw.get("role") != "assistant":
+    if (
+        type(raw) is not dict
+        or len(raw) != 5
+        or raw.get("type") != "message"
+        or raw.get("role") != "assistant"
+    ):
         return None
     content, item_id, status = raw.get("content"), raw.get("id"), raw.get("status")
     if type(content) is not list or len(content) != 1 or type(item_id) is not str or type(status) is not str:

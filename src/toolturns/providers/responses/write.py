@@ -198,13 +198,20 @@ def plain_turn(message: ChatMessage) -> list[dict[str, Any]] | None:
         item: dict[str, Any] = {
             "type": "message",
             "role": "assistant",
-            "content": [{"type": "output_text", "text": content, "annotations": []}] if "id" in keys else content,
+            "content": [{"type": "output_text", "text": content, "annotations": []}]
+            if "id" in keys
+            else content,
         }
         if keys:
             item.update(keys)
         written.append(item)
     for call in calls or ():
-        item = {"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments_json}
+        item = {
+            "type": "function_call",
+            "call_id": call.id,
+            "name": call.name,
+            "arguments": call.arguments_json,
+        }
         if call.provider_data is not EMPTY:
             call_keys = kept_text_keys(call.provider_data, _PROVIDER, CALL_KEYS)
             if call_keys is None:
@@ -212,6 +219,7 @@ def plain_turn(message: ChatMessage) -> list[dict[str, Any]] | None:
             item.update(call_keys)
         written.append(item)
     return written
+
 
 #: What parts two assistant turns in a row whose items would read back as one turn: an
 #: assistant message that says nothing (``read.empty_message``), read as no item of either.
