@@ -12,6 +12,11 @@ Rows (one operation each):
 - W3  wire -> objects -> wire for a realistic 200-message transcript (system,
       user, assistant text, assistant turns with 1-3 calls, tool results).
       Both sides keep the arguments as text here, as the wire carries them.
+- W3c W3 through the Chat codec: the transcript as a request body, read
+      with ``openai.from_request`` and written with ``openai.to_request``
+      (which check the transcript as a whole: ids, pairing, what the wire
+      carries), against W3's baseline. The Responses rows go through their
+      codec too: W3c is the Chat row to hold R3d beside.
 - R2  (OpenAI Responses) W2 from a ``response`` body: its JSON text decoded,
       its output read (W1's three calls as function_call items, with their
       fc_ ids and status), every call's arguments decoded.
@@ -67,7 +72,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import toolturns
-from toolturns import ChatMessage, ToolCall, responses
+from toolturns import ChatMessage, ToolCall, openai, responses
 
 Wire = dict[str, Any]
 
@@ -225,6 +230,11 @@ def tt_w3(wire: Sequence[Wire]) -> list[Wire]:
     return [message.to_wire() for message in [ChatMessage.from_dict(item) for item in wire]]
 
 
+def tt_w3_codec(body: Wire) -> Wire:
+    """W3c with toolturns: the request body read and written by the Chat codec."""
+    return openai.to_request(openai.from_request(body))
+
+
 def tt_w5(text: str) -> str:
     """W5 with toolturns: the turn read as a ChatMessage with its parts, then written back."""
     return json.dumps(tt_w5_dicts(json.loads(text)))
@@ -298,6 +308,11 @@ def _base_write(message: Plain) -> Wire:
 def base_w3(wire: Sequence[Wire]) -> list[Wire]:
     """W3 by hand: plain tuples (arguments kept as text), then wire dicts again."""
     return [_base_write(message) for message in [_base_read(item, False) for item in wire]]
+
+
+def base_w3_codec(body: Wire) -> Wire:
+    """W3c by hand: W3's baseline on the body's messages."""
+    return {"messages": base_w3(body["messages"])}
 
 
 def base_w5(text: str) -> str:
@@ -626,6 +641,8 @@ def check_same_output(transcript: Sequence[Wire]) -> None:
     expected = [{**m, "content": m["content"] or ""} if "tool_calls" in m else m for m in transcript]
     if w3 != expected:
         problems.append("W3: the round trip changed the transcript beyond content null -> ''")
+    if tt_w3_codec({"messages": transcript}) != base_w3_codec({"messages": transcript}):
+        problems.append("W3c: the request bodies differ")
     image_turn = make_image_turn(10_000)
     if tt_w5(image_turn) != base_w5(image_turn) or tt_w5(image_turn) != image_turn:
         problems.append("W5: the JSON text differs")
@@ -810,10 +827,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     w1 = base_w1()
     response, responses_transcript = make_response(), make_responses_transcript()
     body, request = json.loads(response), json.loads(responses_transcript)
+    chat_body: Wire = {"messages": transcript}
     rows = [
         Row("W1 build 3 calls + 3 results -> wire", tt_w1, base_w1),
         Row("W2 wire -> objects + arguments", lambda: tt_w2(w1), lambda: base_w2(w1)),
         Row("W3 200-message wire -> objects -> wire", lambda: tt_w3(transcript), lambda: base_w3(transcript)),
+        Row(
+            "W3c W3 through openai.from/to_request",
+            lambda: tt_w3_codec(chat_body),
+            lambda: base_w3_codec(chat_body),
+        ),
         Row("R2 response JSON -> turn + arguments", lambda: tt_r2(response), lambda: base_r2(response)),
         Row(
             "R3 200-message JSON -> objects -> JSON",

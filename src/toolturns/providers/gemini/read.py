@@ -75,9 +75,12 @@ def from_request(body: object) -> list[ChatMessage]:
         with at("systemInstruction"):
             messages.extend(_system_messages(system))
     reader = Reader()
-    for index, content in enumerate(contents):
-        with at(f"contents[{index}]"):
+    index = 0
+    try:  # one handler for the loop: a context per item costs more than most items
+        for index, content in enumerate(contents):
             messages.extend(reader.content(index, content))
+    except MessageError as error:
+        raise error.with_prefix(f"contents[{index}]") from None
     return messages
 
 
@@ -159,8 +162,10 @@ def _request_body(body: object) -> tuple[object, Sequence[object]]:
 def _system_messages(value: object) -> list[ChatMessage]:
     content = fields(value, 'a Content object ({"parts": [...]})')
     messages = []
-    for position, raw in enumerate(parts_of(content)):
-        with at(f"parts[{position}]"):
+    parts = parts_of(content)
+    position = 0
+    try:  # one handler for the loop: a context per item costs more than most items
+        for position, raw in enumerate(parts):  # noqa: B007 (the handler names it)
             part = fields(raw, "a part object")
             text = part.get("text")
             if not isinstance(text, str) or len(part) != 1:
@@ -168,6 +173,8 @@ def _system_messages(value: object) -> list[ChatMessage]:
                     "", "must be a text part: a system instruction is text only", keys_of(part)
                 )
             messages.append(ChatMessage.system(text))
+    except MessageError as error:
+        raise error.with_prefix(f"parts[{position}]") from None
     return messages
 
 
@@ -197,8 +204,10 @@ class Reader:
         others: list[tuple[int, dict[Any, Any]]] = []  # the parts that are not calls
         texts: list[str] = []
         ids: dict[str, int] = {}
-        for position, raw in enumerate(parts_of(content)):
-            with at(f"parts[{position}]"):
+        parts = parts_of(content)
+        position = 0
+        try:  # one handler for the loop: a context per item costs more than most items
+            for position, raw in enumerate(parts):
                 part = fields(raw, "a part object", as_is=PART)
                 if "functionCall" in part:
                     calls.append(read_call(part, (*seed, position), ids, position))
@@ -209,6 +218,8 @@ class Reader:
                     raise InvalidMessage("text", "must be a string", describe(part["text"]))
                 texts.append(answer_text(part) or "")
                 others.append((position, part))
+        except MessageError as error:
+            raise error.with_prefix(f"parts[{position}]") from None
         text = "".join(texts)
         self.calls.open(calls)
         replay = None if _rebuilt(others, text, len(calls)) else kept(_PROVIDER, items=others)
@@ -221,8 +232,9 @@ class Reader:
         results: list[ChatMessage] = []
         texts: list[str] = []  # the plain text parts, while every other part is one
         mixed: list[ContentPart] | None = None  # every other part, once one is not plain text
-        for position, raw in enumerate(parts):
-            with at(f"parts[{position}]"):
+        position = 0
+        try:  # one handler for the loop: a context per item costs more than most items
+            for position, raw in enumerate(parts):  # noqa: B007 (the handler names it)
                 part = fields(raw, "a part object", as_is=PART)
                 if "functionResponse" in part:
                     results.append(self.result(part))
@@ -242,6 +254,8 @@ class Reader:
                     texts.append(text)
                 else:
                     mixed.append(TextPart(text))
+        except MessageError as error:
+            raise error.with_prefix(f"parts[{position}]") from None
         # Results answer the model turn before, so they come before the rest
         # (every provider wants results right after the calls). Plain text
         # parts are one user message each, as each was written; any other part
@@ -350,9 +364,12 @@ def _response_parts(parts: object) -> list[ContentPart]:
     if not isinstance(parts, (list, tuple)):
         raise InvalidMessage("parts", "must be an array of parts", describe(parts))
     media = []
-    for position, raw in enumerate(parts):
-        with at(f"parts[{position}]"):
+    position = 0
+    try:  # one handler for the loop: a context per item costs more than most items
+        for position, raw in enumerate(parts):  # noqa: B007 (the handler names it)
             media.append(read_part(fields(raw, "a part object", as_is=MEDIA), text=False))
+    except MessageError as error:
+        raise error.with_prefix(f"parts[{position}]") from None
     return media
 
 

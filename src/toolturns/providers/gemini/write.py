@@ -7,11 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..._content import ContentPart, TextPart
-from ..._errors import (
-    InvalidMessage,
-    InvalidToolCall,
-    describe,
-)
+from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._json import exact_object
 from ..._message import SYSTEM_ROLES, ChatMessage, Role
 from ..._tool import Tool
@@ -300,9 +296,12 @@ def _model_parts(index: int, message: ChatMessage, call_parts: list[dict[str, An
             )
         if type(content) is tuple:
             # The kept parts hold the text: a text part's own kept keys would go nowhere.
-            for position, part in enumerate(content):
-                with at(f"content[{position}]"):
+            position = 0
+            try:  # one handler for the loop: a context per item costs more than most items
+                for position, part in enumerate(content):  # noqa: B007 (the handler names it)
                     replay_of(part.provider_data, _PROVIDER, InvalidMessage)
+            except MessageError as error:
+                raise error.with_prefix(f"content[{position}]") from None
         return parts
 
 
@@ -311,9 +310,12 @@ def _parts(
 ) -> list[dict[str, Any]]:
     """The content's parts written by ``write``, an error naming the part (``messages[i].content[j]``)."""
     written = []
-    for position, part in enumerate(content):
-        with at(f"{where}[{position}]"):
+    position = 0
+    try:  # one handler for the loop: a context per item costs more than most items
+        for position, part in enumerate(content):  # noqa: B007 (the handler names it)
             written.append(write(part))
+    except MessageError as error:
+        raise error.with_prefix(f"{where}[{position}]") from None
     return written
 
 
@@ -324,13 +326,16 @@ def _user_part(part: ContentPart) -> dict[str, Any]:
 def _result_media(index: int, content: tuple[ContentPart, ...]) -> list[dict[str, Any]]:
     """A tool result's images and documents, as its function response's ``parts``."""
     media = []
-    for position, part in enumerate(content):
-        with at(f"messages[{index}].content[{position}]"):
+    position = 0
+    try:  # one handler for the loop: a context per item costs more than most items
+        for position, part in enumerate(content):  # noqa: B007 (the handler names it)
             if isinstance(part, TextPart):
                 # Its text is in response: kept keys of it would have no part to go on.
                 replay_of(part.provider_data, _PROVIDER, InvalidMessage)
             else:
                 media.append(write_media(part))
+    except MessageError as error:
+        raise error.with_prefix(f"messages[{index}].content[{position}]") from None
     return media
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..._content import ContentPart
-from ..._errors import InvalidMessage, InvalidToolCall, describe
+from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._json import value_key
 from ..._message import ChatMessage, Role
 from ..._sdk import dumped
@@ -76,9 +76,12 @@ def from_request(body: object) -> list[ChatMessage]:
         raise InvalidMessage("messages", "must be an array of messages", describe(messages))
     calls = _CallsRead()
     result = []
-    for index, item in enumerate(messages):
-        with at(f"messages[{index}]"):
+    index = 0
+    try:  # one handler for the loop: a context per item costs more than most items
+        for index, item in enumerate(messages):
             result.append(_read_message(item, ("messages", index), calls))
+    except MessageError as error:
+        raise error.with_prefix(f"messages[{index}]") from None
     return result
 
 
@@ -257,9 +260,12 @@ def _read_calls(value: object, seed: tuple[object, ...]) -> list[ToolCall] | Non
     if not isinstance(value, (list, tuple)):
         raise InvalidMessage("tool_calls", "must be an array of tool calls", describe(value))
     calls = []
-    for index, item in enumerate(value):
-        with at(f"tool_calls[{index}]"):
+    index = 0
+    try:  # one handler for the loop: a context per item costs more than most items
+        for index, item in enumerate(value):
             calls.append(read_call(item, (*seed, index)))
+    except MessageError as error:
+        raise error.with_prefix(f"tool_calls[{index}]") from None
     return calls or None
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ..._content import ContentPart
-from ..._errors import InvalidMessage, InvalidToolCall, at, describe
+from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._message import ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
@@ -100,11 +100,14 @@ def to_request(
     wire = []
     checked = check_messages(messages)
     refuse_unsupported(checked, rules.CARRIES, _PROVIDER, drop=drop_unsupported)
-    for index, message in enumerate(checked):
-        with at(f"messages[{index}]"):
+    index = 0
+    try:  # one handler for the loop: a context per item costs more than most items
+        for index, message in enumerate(checked):  # noqa: B007 (the handler names it)
             wire.append(_message_to_wire(message, calls_by_id, keep_invalid_arguments))
-        for call in message.tool_calls or ():
-            calls_by_id[call.id] = call  # the latest call with an id is the one a result answers
+            for call in message.tool_calls or ():
+                calls_by_id[call.id] = call  # the latest call with an id is the one a result answers
+    except MessageError as error:
+        raise error.with_prefix(f"messages[{index}]") from None
     body: dict[str, Any] = {"messages": wire}
     checked_tools = check_tools(tools, _PROVIDER, drop=drop_unsupported)
     if checked_tools:
@@ -128,9 +131,12 @@ def _message_to_wire(
     elif message.tool_calls:
         # A tool-call turn always sends a string content, "" without text.
         calls = []
-        for index, call in enumerate(message.tool_calls):
-            with at(f"tool_calls[{index}]"):
+        index = 0
+        try:  # one handler for the loop: a context per item costs more than most items
+            for index, call in enumerate(message.tool_calls):  # noqa: B007 (the handler names it)
                 calls.append(_call_to_wire(call, keep_invalid))
+        except MessageError as error:
+            raise error.with_prefix(f"tool_calls[{index}]") from None
         wire["tool_calls"] = calls
     wire.update(replay_of(message.provider_data, _PROVIDER, InvalidMessage, keys=reserved).keys)
     return wire
@@ -138,9 +144,12 @@ def _message_to_wire(
 
 def _parts_to_wire(parts: tuple[ContentPart, ...]) -> dict[str, Any]:
     # Reading keeps no Ollama data on a part: an entry there is a mistake.
-    for position, part in enumerate(parts):
-        with at(f"content[{position}]"):
+    position = 0
+    try:  # one handler for the loop: a context per item costs more than most items
+        for position, part in enumerate(parts):  # noqa: B007 (the handler names it)
             replay_of(part.provider_data, _PROVIDER, InvalidMessage)
+    except MessageError as error:
+        raise error.with_prefix(f"content[{position}]") from None
     return write_content(parts)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
-from ..._errors import InvalidMessage, describe
+from ..._errors import InvalidMessage, MessageError, describe
 from ..._message import ChatMessage, Role
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
@@ -34,9 +34,12 @@ def from_request(body: object) -> list[ChatMessage]:
     if not isinstance(messages, (list, tuple)):
         raise InvalidMessage("messages", "must be an array of messages", describe(messages))
     result = []
-    for index, item in enumerate(messages):
-        with at(f"messages[{index}]"):
+    index = 0
+    try:  # one handler for the loop, not a context per message: a request holds hundreds
+        for index, item in enumerate(messages):  # noqa: B007 (the handler names the message)
             result.append(ChatMessage.from_dict(item))
+    except MessageError as error:
+        raise error.with_prefix(f"messages[{index}]") from None
     return result
 
 
