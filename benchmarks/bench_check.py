@@ -1,27 +1,35 @@
 """Speed of ``toolturns check`` on a JSONL dataset against a pass that only decodes each line.
 
-The dataset is the bundled ``examples/transcripts.jsonl`` (40 realistic
-tool-calling transcripts in the fine-tuning format, each with its 5 tool
-definitions) repeated to 100,000 lines, written to a temporary file. Both
-contenders read that file line by line in binary, as the command does:
+Two datasets, each written to a temporary file:
+
+- ``bundled``: ``examples/transcripts.jsonl`` (40 realistic tool-calling
+  transcripts in the fine-tuning format, each with its 5 tool definitions)
+  repeated to 100,000 lines;
+- ``short``: 100,000 short lines, where the fixed cost of a line dominates:
+  40% two-message chats (a question, an answer), the rest 4-8 message tool
+  exchanges (a question, a turn of one or two calls with their results, an
+  answer, sometimes a follow-up), each with the one tool it calls.
+
+Each contender is a whole process, as a user runs it (the interpreter's
+start and the imports included), reading the file line by line in binary:
 
 - baseline: ``json.loads`` of every line, nothing else: the floor of any
   checker that reads the data at all;
-- toolturns: the real command, in process: ``toolturns check --quiet FILE``
-  (reading, decoding, ``check_transcript`` with the line's tools, and the exit
-  status), then again with ``--target anthropic`` (the structure plus
-  Anthropic's rules and the codec's own acceptance).
+- toolturns: ``python -m toolturns check --quiet FILE`` (reading, decoding,
+  ``check_transcript`` with the line's tools, and the exit status), then
+  again with ``--target anthropic`` (the structure plus Anthropic's rules and
+  the codec's own acceptance).
 
 Both are first checked to agree that the file is clean (the command exits 0
-and every line decodes). Each round times the contenders one after the other,
-interleaved, with the garbage collector on (as the command runs); the ratio is
-toolturns / baseline per round, and the table shows the best and median round.
+and every line decodes). Each round runs the contenders one after the other,
+interleaved; the ratio is toolturns / baseline per round, and the table shows
+the best and median round.
 
 Run from the repository root::
 
     python benchmarks/bench_check.py              # about 2 minutes
     python benchmarks/bench_check.py --rounds 5   # the figures in docs/performance.md, about 3 minutes
-    python benchmarks/bench_check.py --quick      # 10,000 lines, about 10 s
+    python benchmarks/bench_check.py --quick      # 10,000 lines each, about 15 s
 """
 
 from __future__ import annotations
@@ -30,15 +38,17 @@ import argparse
 import json
 import os
 import platform
+import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import toolturns
-from toolturns._cli import main as toolturns_main
 
 SAMPLE = Path(__file__).resolve().parent.parent / "examples" / "transcripts.jsonl"
 
@@ -52,72 +62,121 @@ def write_dataset(path: Path, lines: int) -> int:
     return path.stat().st_size
 
 
-def baseline(path: Path) -> int:
-    """Decode every line and keep nothing: returns how many lines decoded."""
-    count = 0
-    with path.open("rb") as lines:
-        for line in lines:
-            json.loads(line)
-            count += 1
-    return count
+def write_short_dataset(path: Path, lines: int, seed: int = 7) -> int:
+    """``lines`` short lines (see the module's docstring); returns the file's size in bytes."""
+    rng = random.Random(seed)
+    tool = {
+        "type": "function",
+        "function": {
+            "name": "get_weather",
+            "description": "The weather in a city.",
+            "parameters": {
+                "type": "object",
+                "properties": {"city": {"type": "string"}},
+                "required": ["city"],
+            },
+        },
+    }
+    cities = ["Lagos", "Reykjavík", "Zürich", "São Paulo", "Kyoto", "Oslo"]
+    with path.open("w", encoding="utf-8") as out:
+        for number in range(lines):
+            question = {"role": "user", "content": f"How warm is {rng.choice(cities)} today?"}
+            if rng.random() < 0.4:
+                line: dict[str, Any] = {
+                    "messages": [question, {"role": "assistant", "content": "About 20 degrees."}]
+                }
+            else:
+                chosen = rng.sample(cities, rng.choice((1, 1, 2)))
+                calls = [
+                    {
+                        "id": f"call_{number}_{k}",
+                        "type": "function",
+                        "function": {"name": "get_weather", "arguments": json.dumps({"city": city})},
+                    }
+                    for k, city in enumerate(chosen)
+                ]
+                messages = [question, {"role": "assistant", "content": None, "tool_calls": calls}]
+                messages += [
+                    {"role": "tool", "tool_call_id": call["id"], "content": '{"celsius": 21}'}
+                    for call in calls
+                ]
+                messages.append({"role": "assistant", "content": "It is 21 degrees."})
+                if rng.random() < 0.5:
+                    messages += [
+                        {"role": "user", "content": "Thanks!"},
+                        {"role": "assistant", "content": "Welcome."},
+                    ]
+                line = {"messages": messages, "tools": [tool]}
+            out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    return path.stat().st_size
 
 
-def check(path: Path, *options: str) -> int:
-    """The real command in process: its exit status."""
-    return toolturns_main(["check", "--quiet", *options, str(path)])
+#: The baseline process: decode every line and keep nothing.
+_BASELINE = """
+import json, sys
+with open(sys.argv[1], "rb") as lines:
+    for line in lines:
+        json.loads(line)
+"""
 
 
-def timed(function: Callable[[], object]) -> float:
+def run(command: list[str]) -> tuple[float, int]:
+    """One process, timed from its start to its end: (seconds, exit status)."""
     start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
+    status = subprocess.run(command, check=False).returncode
+    return time.perf_counter() - start, status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--quick", action="store_true", help="10,000 lines instead of 100,000")
+    parser.add_argument("--quick", action="store_true", help="10,000 lines each instead of 100,000")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     options = parser.parse_args(argv)
     lines = 10_000 if options.quick else 100_000
-    rounds = options.rounds
 
+    print(
+        f"toolturns {toolturns.__version__}, Python {platform.python_version()} "
+        f"({platform.python_implementation()}), {platform.machine()}, {os.cpu_count()} CPUs"
+    )
+    print(f"{options.rounds} interleaved rounds; each contender a whole process")
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "dataset.jsonl"
-        size = write_dataset(path, lines)
-        if baseline(path) != lines or check(path) != 0 or check(path, "--target", "anthropic") != 0:
-            sys.exit("bench_check: the dataset must decode and check clean before it is timed")
-
-        print(
-            f"toolturns {toolturns.__version__}, Python {platform.python_version()} "
-            f"({platform.python_implementation()}), {platform.machine()}, {os.cpu_count()} CPUs"
-        )
-        print(f"{lines:,} transcripts, {size / 1e6:.1f} MB; {rounds} interleaved rounds, GC on")
-        print()
-        contenders: dict[str, Callable[[], object]] = {
-            "json.loads only": lambda: baseline(path),
-            "toolturns check": lambda: check(path),
-            "toolturns check --target anthropic": lambda: check(path, "--target", "anthropic"),
-        }
-        times: dict[str, list[float]] = {name: [] for name in contenders}
-        for _ in range(rounds):
-            for name, function in contenders.items():
-                times[name].append(timed(function))
-
-    base = times["json.loads only"]
-    header = f"{'contender':<36}{'best s':>9}{'median s':>10}{'µs/line':>9}{'ratio':>8}{'(median)':>10}"
-    print(header)
-    print("-" * len(header))
-    for name, samples in times.items():
-        ratios = [mine / theirs for mine, theirs in zip(samples, base, strict=True)]
-        print(
-            f"{name:<36}{min(samples):>9.2f}{statistics.median(samples):>10.2f}"
-            f"{min(samples) / lines * 1e6:>9.1f}{min(samples) / min(base):>7.2f}x"
-            f"{statistics.median(ratios):>9.2f}x"
-        )
-    print("   (target: toolturns check <= 3x the json.loads pass)")
+        for name, write in (("bundled", write_dataset), ("short", write_short_dataset)):
+            path = Path(folder) / f"{name}.jsonl"
+            size = write(path, lines)
+            _table(name, path, lines, size, options.rounds)
     print()
     print("ratio = toolturns / baseline: of the best rounds, then the median of the per-round ratios.")
     return 0
+
+
+def _table(name: str, path: Path, lines: int, size: int, rounds: int) -> None:
+    contenders = {
+        "json.loads only": [sys.executable, "-c", _BASELINE, str(path)],
+        "toolturns check": [sys.executable, "-m", "toolturns", "check", "--quiet", str(path)],
+        "toolturns check --target anthropic": [
+            *(sys.executable, "-m", "toolturns", "check", "--quiet", "--target", "anthropic", str(path))
+        ],
+    }
+    if any(run(command)[1] != 0 for command in contenders.values()):
+        sys.exit(f"bench_check: {name}: the dataset must decode and check clean before it is timed")
+    times: dict[str, list[float]] = {contender: [] for contender in contenders}
+    for _ in range(rounds):
+        for contender, command in contenders.items():
+            times[contender].append(run(command)[0])
+    print()
+    print(f"{name}: {lines:,} lines, {size / 1e6:.1f} MB")
+    header = f"{'contender':<36}{'best s':>9}{'median s':>10}{'µs/line':>9}{'ratio':>8}{'(median)':>10}"
+    print(header)
+    print("-" * len(header))
+    base = times["json.loads only"]
+    for contender, samples in times.items():
+        ratios = [mine / theirs for mine, theirs in zip(samples, base, strict=True)]
+        print(
+            f"{contender:<36}{min(samples):>9.2f}{statistics.median(samples):>10.2f}"
+            f"{min(samples) / lines * 1e6:>9.1f}{min(samples) / min(base):>7.2f}x"
+            f"{statistics.median(ratios):>9.2f}x"
+        )
+    print("   (targets, issue #15: toolturns check <= 1.8x on the bundled data, <= 3x on short lines)")
 
 
 if __name__ == "__main__":
