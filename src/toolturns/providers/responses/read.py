@@ -310,7 +310,11 @@ class _Turn:
         calls = self.calls
         if type(content) is str and unique_ids(calls):  # nothing left to check: built at once
             return ChatMessage._plain(
-                Role.ASSISTANT, content, None, tuple(calls) or None, provider_data or EMPTY
+                Role.ASSISTANT,
+                content,
+                None,
+                tuple(calls) or None,
+                EMPTY if provider_data is None else provider_data,
             )
         return ChatMessage(Role.ASSISTANT, content, tool_calls=calls or None, provider_data=provider_data)
 
@@ -510,6 +514,13 @@ def _input_message(item: Mapping[str, Any]) -> ChatMessage:
 
 def _call(item: Mapping[str, Any]) -> ToolCall:
     call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments", "")
+    if type(call_id) is str and call_id and type(name) is str and name and type(arguments) is str:
+        # Nothing left to check but the kept keys: built at once.
+        provider_data = kept_unmodelled(_PROVIDER, item, CALL_KEYS, error=InvalidToolCall)
+        arguments_json = encode_arguments(arguments, call_id=call_id, name=name)
+        return ToolCall._checked(
+            call_id, name, arguments_json, EMPTY, EMPTY if provider_data is None else provider_data
+        )
     if not isinstance(call_id, str):
         raise InvalidToolCall("call_id", "must be a string", describe(call_id))
     if not isinstance(name, str):
@@ -519,10 +530,7 @@ def _call(item: Mapping[str, Any]) -> ToolCall:
             "arguments", "must be a string (the arguments as JSON text)", describe(arguments)
         )
     provider_data = kept_unmodelled(_PROVIDER, item, CALL_KEYS, error=InvalidToolCall)
-    if type(call_id) is str and call_id and type(name) is str and name:  # nothing left to check
-        arguments_json = encode_arguments(arguments, call_id=call_id, name=name)
-        return ToolCall._checked(call_id, name, arguments_json, EMPTY, provider_data or EMPTY)
-    return ToolCall(call_id, name, arguments, provider_data=provider_data)
+    return ToolCall(call_id, name, arguments, provider_data=provider_data)  # it says what is wrong
 
 
 def _output(item: Mapping[str, Any]) -> ChatMessage:
