@@ -133,7 +133,10 @@ SHAPES: dict[type, tuple[tuple[bool, bool, bool], tuple[tuple[str, str, str, boo
 
 # A value of each class, and a change dataclasses.replace makes to it.
 VALUES: dict[type, tuple[Any, dict[str, Any]]] = {
-    TextPart: (TextPart("hi", provider_data={"anthropic": {"cache_control": {"type": "ephemeral"}}}), {"text": "bye"}),
+    TextPart: (
+        TextPart("hi", provider_data={"anthropic": {"cache_control": {"type": "ephemeral"}}}),
+        {"text": "bye"},
+    ),
     ImagePart: (ImagePart(data=PNG, media_type="image/png", detail="low"), {"detail": "high"}),
     FilePart: (FilePart(url=f"data:application/pdf;base64,{PNG}", filename="a.pdf"), {"filename": "b.pdf"}),
     AudioPart: (AudioPart(data=PNG, format="wav"), {"format": "mp3"}),
@@ -141,7 +144,10 @@ VALUES: dict[type, tuple[Any, dict[str, Any]]] = {
     Tool: (Tool("get_time", "Now", {"type": "object", "properties": {}}, strict=True), {"name": "get_date"}),
     Problem: (Problem(2, "messages[2]", "orphan_result", "answers no call"), {"index": None}),
     PartialToolCall: (PartialToolCall("call_1", "get_time", '{"tz'), {"arguments_json": '{"tz": 1}'}),
-    StreamSnapshot: (StreamSnapshot("Let me", (PartialToolCall("c", None, ""),), None), {"finish_reason": "stop"}),
+    StreamSnapshot: (
+        StreamSnapshot("Let me", (PartialToolCall("c", None, ""),), None),
+        {"finish_reason": "stop"},
+    ),
 }
 
 CLASSES = list(SHAPES)
@@ -184,7 +190,9 @@ def test_dataclass_fields_and_params(cls: type) -> None:
         True,
     )
     entries = list(cls.__dataclass_fields__.values())  # type: ignore[attr-defined]
-    assert [(f.name, f.type, f.init) for f in entries] == [(name, text, init) for name, text, _, init in shape]
+    assert [(f.name, f.type, f.init) for f in entries] == [
+        (name, text, init) for name, text, _, init in shape
+    ]
     for f, (name, _, kind, _) in zip(entries, shape, strict=True):
         assert (f.repr, f.compare, f.hash, f.kw_only, dict(f.metadata)) == (True, True, None, False, {})
         assert f.default_factory is dataclasses.MISSING
@@ -203,7 +211,7 @@ def test_dataclass_fields_and_params(cls: type) -> None:
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
 def test_values_behave_as_dataclass_values(cls: type) -> None:
     value, change = VALUES[cls]
-    assert dataclasses.is_dataclass(value)
+    assert dataclasses.is_dataclass(VALUES[cls][0])
     assert [f.name for f in dataclasses.fields(value)] == [f.name for f in dataclasses.fields(cls)]
     assert dataclasses.replace(value) == value
     changed = dataclasses.replace(value, **change)
@@ -225,7 +233,8 @@ def test_values_behave_as_dataclass_values(cls: type) -> None:
         delattr(value, first)
     with pytest.raises(dataclasses.FrozenInstanceError):
         value.not_a_field = 1
-    assert value != object() and value.__eq__(object()) is NotImplemented
+    assert value != object()
+    assert value.__eq__(object()) is NotImplemented
 
 
 def test_replace_reads_an_initvar_from_its_property_and_checks_again() -> None:
@@ -254,7 +263,10 @@ def test_equality_hashing_and_repr_are_the_dataclass_ones() -> None:
     problem = Problem(2, "messages[2]", "orphan_result", "answers no call")
     assert problem == Problem(2, "messages[2]", "orphan_result", "answers no call")
     assert hash(problem) == hash((2, "messages[2]", "orphan_result", "answers no call"))
-    assert repr(problem) == "Problem(index=2, path='messages[2]', code='orphan_result', message='answers no call')"
+    assert (
+        repr(problem)
+        == "Problem(index=2, path='messages[2]', code='orphan_result', message='answers no call')"
+    )
     snapshot = VALUES[StreamSnapshot][0]
     assert repr(snapshot) == (
         "StreamSnapshot(content='Let me', tool_calls=(PartialToolCall(id='c', name=None, arguments_json=''),), "
@@ -273,7 +285,7 @@ def test_pickled_state_is_the_fields_in_order() -> None:
         value = VALUES[cls][0]
         assert value.__reduce_ex__(2)[2] == [getattr(value, f.name) for f in dataclasses.fields(cls)]
     problem = Problem.__new__(Problem)
-    problem.__setstate__([1, "p", "c", "m"])
+    problem.__setstate__([1, "p", "c", "m"])  # type: ignore[attr-defined]
     assert problem == Problem(1, "p", "c", "m")
 
 
@@ -312,7 +324,7 @@ def _public_callables() -> list[tuple[str, object]]:
     return found
 
 
-@pytest.mark.parametrize("name, function", _public_callables(), ids=lambda item: str(item))
+@pytest.mark.parametrize(("name", "function"), _public_callables(), ids=lambda item: str(item))
 def test_type_hints_of_every_public_callable_resolve(name: str, function: Any) -> None:
     hints = typing.get_type_hints(function)
     assert set(hints) <= {*inspect.signature(function).parameters, "return"}, name
@@ -321,7 +333,22 @@ def test_type_hints_of_every_public_callable_resolve(name: str, function: Any) -
 def test_import_loads_no_dataclasses() -> None:
     """``import toolturns`` leaves ``dataclasses`` and what comes with it unloaded."""
     code = "import sys, toolturns; print(' '.join(sorted(sys.modules)))"
-    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    loaded = set(
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.split()
+    )
     assert "toolturns" in loaded
-    heavy = {"dataclasses", "inspect", "ast", "dis", "tokenize", "copy", "datetime", "base64", "struct", "importlib"}
+    heavy = {
+        "dataclasses",
+        "inspect",
+        "ast",
+        "dis",
+        "tokenize",
+        "copy",
+        "datetime",
+        "base64",
+        "struct",
+        "importlib",
+    }
     assert loaded & heavy == set()

@@ -11,10 +11,10 @@ import json
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from ._errors import InvalidArguments, describe
+from ._frozen import value_class
 from ._json import decode, decode_object, encode, join_key, json_kind
 
 __all__ = ["EMPTY_ARGUMENTS", "Inexact", "decode_arguments", "decode_arguments_exactly", "encode_arguments"]
@@ -94,7 +94,7 @@ def decode_arguments(text: str, *, call_id: str, name: str) -> dict[str, Any]:
 # -- the object a wire that carries arguments as one sends ---------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@value_class(frozen=True, slots=True)
 class Inexact:
     """Why the object decoded from argument text would not say what the text says.
 
@@ -105,6 +105,10 @@ class Inexact:
 
     path: str
     rule: str
+
+    def __init__(self, path: str, rule: str) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "rule", rule)
 
 
 def decode_arguments_exactly(text: str, *, call_id: str, name: str) -> dict[str, Any] | Inexact:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ._errors import InvalidStream, describe
-from ._frozen import refuse_changes
+from ._frozen import value_class
 from ._json import decode
 
 __all__ = ["PartialToolCall", "StreamSnapshot", "parse_sse"]
@@ -131,7 +130,7 @@ def _event(data: list[str], start: int) -> dict[str, Any]:
     return item
 
 
-@dataclass(frozen=True, slots=True)
+@value_class(frozen=True, slots=True)
 class PartialToolCall:
     """A tool call as far as it has streamed: id and name once known, the argument text so far.
 
@@ -147,8 +146,13 @@ class PartialToolCall:
     name: str | None
     arguments_json: str
 
+    def __init__(self, id: str | None, name: str | None, arguments_json: str) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "arguments_json", arguments_json)
 
-@dataclass(frozen=True, slots=True)
+
+@value_class(frozen=True, slots=True)
 class StreamSnapshot:
     """The text and tool calls of a stream so far, for a UI that renders them live.
 
@@ -164,6 +168,9 @@ class StreamSnapshot:
     tool_calls: tuple[PartialToolCall, ...]
     finish_reason: str | None
 
-
-refuse_changes(PartialToolCall)
-refuse_changes(StreamSnapshot)
+    def __init__(
+        self, content: str, tool_calls: tuple[PartialToolCall, ...], finish_reason: str | None
+    ) -> None:
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "tool_calls", tool_calls)
+        object.__setattr__(self, "finish_reason", finish_reason)

@@ -5,14 +5,16 @@ from __future__ import annotations
 import contextlib
 import re
 from collections.abc import Mapping
-from dataclasses import InitVar, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 from ._errors import InvalidTool, describe, renamed
 from ._extra import Extra
-from ._frozen import pickled_fields, refuse_changes, refuse_rebuild
+from ._frozen import field, pickled_fields, refuse_rebuild, slot_names, value_class
 from ._json import JSONInput, decode, encode, value_key
 from ._sdk import dumped
+
+if TYPE_CHECKING:
+    from dataclasses import InitVar
 
 __all__ = ["NO_PARAMETERS", "Tool"]
 
@@ -36,7 +38,7 @@ _MODELLED = frozenset({"type", "function", "name", "description", "strict", *_SC
 NO_PARAMETERS = '{"type":"object","properties":{}}'
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@value_class(frozen=True, slots=True, init=False, repr=False, eq=False)
 class Tool:
     """A tool the model may call: a name, a description, a JSON schema.
 
@@ -228,9 +230,7 @@ def _schema_text(parameters: object) -> str:
     return encode(parameters, "parameters", InvalidTool)
 
 
-refuse_changes(Tool)
-
-_FIELDS = tuple(each.name for each in fields(Tool))
+_FIELDS = slot_names(Tool)
 
 
 def _pickled_schema(text: object) -> Mapping[str, Any] | None:
