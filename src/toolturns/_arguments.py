@@ -8,11 +8,11 @@ the object a wire that carries arguments as one sends (``decode_arguments_exactl
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ._checks import lazy_pattern
 from ._errors import InvalidArguments, describe
 from ._frozen import value_class
 from ._json import decode, decode_object, encode, join_key, json_kind
@@ -242,7 +242,7 @@ def _decimal(number: str) -> tuple[str, str, int]:
     return sign, significant, scale - len(fraction) + len(digits) - len(significant)
 
 
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_NUMBER = lazy_pattern(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _LITERAL_LENGTHS = {"t": 4, "f": 5, "n": 4}  # true, false, null
 
 

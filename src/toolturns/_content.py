@@ -15,10 +15,10 @@ large the data is.
 from __future__ import annotations
 
 import binascii
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from ._checks import lazy_pattern
 from ._errors import InvalidMessage, describe
 from ._extra import EMPTY, Extra
 from ._frozen import field, pickled_fields, refuse_rebuild, slot_names, value_class
@@ -33,9 +33,9 @@ __all__ = ["PART_TYPES", "AudioPart", "ContentPart", "FilePart", "ImagePart", "T
 # -- the checks ---------------------------------------------------------------------------
 
 # RFC 6838's restricted names, case-insensitive: "image/png", "application/vnd.ms-excel".
-_MEDIA_TYPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}")
+_MEDIA_TYPE = lazy_pattern(r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}")
 # An audio format is a short name, not a media type: "wav", "mp3", "pcm16".
-_AUDIO_FORMAT = re.compile(r"[a-z0-9]+")
+_AUDIO_FORMAT = lazy_pattern(r"[a-z0-9]+")
 
 # The standard base64 alphabet (RFC 4648, section 4): translate() deletes
 # these, so a slice of base64 leaves nothing behind.

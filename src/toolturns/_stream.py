@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
+from ._checks import lazy_pattern
 from ._errors import InvalidStream, describe
 from ._frozen import value_class
 from ._json import decode
@@ -64,8 +65,8 @@ def parse_sse(lines: str | bytes | Iterable[str | bytes]) -> Iterator[dict[str, 
 # U+000A LINE FEED (CRLF) character pair, a single U+000A LINE FEED (LF)
 # character, or a single U+000D CARRIAGE RETURN (CR) character."
 # (https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream)
-_LINE_END = re.compile(r"\r\n?|\n")
-_BYTES_LINE_END = re.compile(rb"\r\n?|\n")
+_LINE_END = lazy_pattern(r"\r\n?|\n")
+_BYTES_LINE_END = lazy_pattern(rb"\r\n?|\n")
 
 
 def _split(body: str | bytes) -> Iterator[str | bytes]:

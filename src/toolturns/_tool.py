@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import contextlib
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ._checks import lazy_pattern
 from ._errors import InvalidTool, describe, renamed
 from ._extra import Extra
 from ._frozen import field, pickled_fields, refuse_rebuild, slot_names, value_class
@@ -22,7 +22,7 @@ __all__ = ["NO_PARAMETERS", "Tool"]
 # module has its TOOL_NAME): a name outside it no provider accepts. Each codec's tool_definition,
 # and check_transcript with a target, apply that provider's own rule.
 _NAME_RULE = "[a-zA-Z0-9_.:-]{1,128}"
-_NAME = re.compile(_NAME_RULE)
+_NAME = lazy_pattern(_NAME_RULE)
 
 # Where each shape of a tool definition keeps its schema: OpenAI's and Gemini's
 # parameters, Anthropic's input_schema, MCP's inputSchema, Gemini's

@@ -7,11 +7,11 @@ problem it finds as a ``Problem`` value (it raises only when called wrongly);
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._arguments import Inexact, decode_arguments_exactly
+from ._checks import lazy_pattern
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import value_class
 from ._json import join_key
@@ -637,7 +637,7 @@ def _bare(name: str) -> str:
     return name if shown == f"'{name}'" else shown
 
 
-_INDEX = re.compile(r"messages\[(\d+)\]")
+_INDEX = lazy_pattern(r"messages\[(\d+)\]")
 
 
 def _message_index(path: str) -> int | None:
