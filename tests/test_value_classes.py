@@ -246,9 +246,10 @@ def test_replace_reads_an_initvar_from_its_property_and_checks_again() -> None:
     assert dataclasses.replace(tool, parameters=None).parameters == {"type": "object", "properties": {}}
     with pytest.raises(InvalidTool, match="name"):
         dataclasses.replace(tool, name="a b")
-    with pytest.raises(ValueError, match="init=False"):
+    # ValueError until Python 3.13, TypeError since: whichever dataclasses raises.
+    with pytest.raises((ValueError, TypeError), match="init=False"):
         dataclasses.replace(tool, parameters_json="{}")
-    with pytest.raises(ValueError, match="init=False"):
+    with pytest.raises((ValueError, TypeError), match="init=False"):
         dataclasses.replace(part, _start=0)
 
 

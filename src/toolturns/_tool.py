@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -235,9 +234,11 @@ _FIELDS = slot_names(Tool)
 
 def _pickled_schema(text: object) -> Mapping[str, Any] | None:
     """The schema a pickled ``parameters_json`` holds; Tool checks it is an object schema."""
-    if isinstance(text, str):
-        with contextlib.suppress(ValueError):
-            schema = decode(text)
-            if isinstance(schema, dict):
-                return schema
+    # try/except, not contextlib.suppress: on Python 3.13 nothing else imports contextlib.
+    try:
+        schema = decode(text) if isinstance(text, str) else None
+    except ValueError:
+        schema = None
+    if isinstance(schema, dict):
+        return schema
     raise InvalidTool("parameters_json", "must be the JSON text of a schema object", describe(text))
