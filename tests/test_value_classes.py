@@ -17,6 +17,7 @@ import pickle
 import subprocess
 import sys
 import typing
+from dataclasses import InitVar
 from typing import Any
 
 import pytest
@@ -36,6 +37,7 @@ from toolturns import (
     Tool,
     ToolCall,
 )
+from toolturns._frozen import field, value_class
 
 PNG = "iVBORw0KGgo="
 
@@ -353,3 +355,60 @@ def test_import_loads_no_dataclasses() -> None:
         "importlib",
     }
     assert loaded & heavy == set()
+
+
+def test_value_class_gives_what_dataclass_gives() -> None:
+    """One field, an InitVar read from a property, a field the constructor does not take."""
+
+    def declare(decorator: Any, hidden: Any) -> Any:
+        class Base:
+            __slots__ = ()
+
+            @property
+            def doubled(self) -> int:
+                return 2 * self.one  # type: ignore[attr-defined, no-any-return]
+
+        class One(Base):
+            one: int
+            doubled: InitVar[int]  # type: ignore[assignment]  # the dataclass finds InitVar in this module
+            kept: int = hidden(init=False)
+
+            def __init__(self, one: int, doubled: int | None = None) -> None:
+                object.__setattr__(self, "one", one)
+                object.__setattr__(self, "kept", one if doubled is None else doubled)
+
+        return decorator(frozen=True, slots=True)(One)
+
+    ours, real = declare(value_class, field), declare(dataclasses.dataclass, dataclasses.field)
+    for attribute in ("__slots__", "__match_args__"):
+        assert getattr(ours, attribute) == getattr(real, attribute)
+    assert repr(ours.__dataclass_params__) == repr(real.__dataclass_params__)
+    assert [repr(f) for f in ours.__dataclass_fields__.values()] == [
+        repr(f).replace(repr(real.doubled), repr(ours.doubled)) for f in real.__dataclass_fields__.values()
+    ]
+    for cls in (ours, real):
+        value = cls(3)
+        assert (value.__getstate__(), hash(value), value == cls(3), value == cls(4)) == (
+            [3, 3],
+            hash((3, 3)),
+            True,
+            False,
+        )
+        assert repr(value).endswith("One(one=3, kept=3)")
+        assert dataclasses.replace(value).kept == 6  # replace() passes doubled, read from the property
+        assert dataclasses.replace(value, one=1, doubled=4).kept == 4
+
+
+def test_value_class_of_one_field_compares_as_a_tuple() -> None:
+    @value_class(frozen=True, slots=True)
+    class Single:
+        value: float
+
+        def __init__(self, value: float) -> None:
+            object.__setattr__(self, "value", value)
+
+    nan = float("nan")
+    assert Single(nan) == Single(nan)  # (nan,) == (nan,): the same object
+    assert Single(1.0).__getstate__() == [1.0]
+    assert hash(Single(1.0)) == hash((1.0,))
+    assert repr(Single(1.0)).endswith("Single(value=1.0)")

@@ -48,12 +48,9 @@ def _refuse_deletion(self: object, name: str) -> None:
 
 
 def refuse_changes(cls: _Class) -> _Class:
-    """Make every assignment and deletion on ``cls`` raise ``FrozenInstanceError``.
-
-    On Python 3.11 the methods that ``@dataclass(frozen=True, slots=True)``
-    generates raise a TypeError for a name that is not a field (they call
-    super() with the class from before slots rebuilt it). These replace them.
-    """
+    """Make every assignment and deletion on ``cls`` raise ``FrozenInstanceError``,
+    for a field's name or any other (where Python 3.11's frozen dataclass
+    methods raised a TypeError for a name that is not a field)."""
     cls.__setattr__ = _refuse_assignment  # type: ignore[assignment]
     cls.__delattr__ = _refuse_deletion  # type: ignore[assignment]
     return cls
@@ -154,39 +151,47 @@ def _value_class(cls: type, options: dict[str, bool]) -> type:
     hidden = tuple(name for name in annotations if cls.__dict__.get(name) is _NOT_INIT)
     initvars = tuple(name for name, text in annotations.items() if text.startswith("InitVar["))
     stored = tuple(name for name in annotations if name not in initvars)
+    # The fields' values as a tuple, in C (attrgetter of one name gives the value itself).
+    getter = attrgetter(*stored)
+    values = getter if len(stored) > 1 else lambda self: (getter(self),)
+
+    def make_twin(owner: type) -> type:
+        return _twin(owner, annotations, hidden, initvars, options)
+
+    def __eq__(self: object, other: object) -> bool:
+        return values(self) == values(other) if other.__class__ is self.__class__ else NotImplemented
+
+    def __hash__(self: object) -> int:
+        return hash(values(self))
+
+    def __repr__(self: object) -> str:
+        shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in stored)
+        return f"{type(self).__qualname__}({shown})"
+
+    def __getstate__(self: object) -> list[Any]:
+        return list(values(self))
+
+    def __setstate__(self: object, state: list[Any]) -> None:
+        for name, value in zip(stored, state, strict=False):  # as the dataclass's: set as they are
+            object.__setattr__(self, name, value)
+
     skipped = {*hidden, "__dict__", "__weakref__"}
     namespace = {name: value for name, value in cls.__dict__.items() if name not in skipped}
-    make: Callable[[type], type] = lambda owner: _twin(owner, annotations, hidden, initvars, options)  # noqa: E731
     namespace.update(
         __qualname__=cls.__qualname__,
         __slots__=stored,
         __match_args__=tuple(name for name in annotations if name not in hidden),
         __replace__=_replace,
-        __dataclass_fields__=_Metadata(make),
-        __dataclass_params__=_Metadata(make),
+        __dataclass_fields__=_Metadata(make_twin),
+        __dataclass_params__=_Metadata(make_twin),
     )
-    values = attrgetter(*stored)
-    namespace.setdefault("__getstate__", lambda self: list(values(self)))
-    namespace.setdefault("__setstate__", lambda self, state: _set_state(self, stored, state))
+    namespace.setdefault("__getstate__", __getstate__)
+    namespace.setdefault("__setstate__", __setstate__)
     if options.get("eq", True):
-        namespace["__eq__"] = lambda self, other: (
-            values(self) == values(other) if other.__class__ is self.__class__ else NotImplemented
-        )
-        namespace["__hash__"] = lambda self: hash(values(self))
+        namespace.update(__eq__=__eq__, __hash__=__hash__)
     if options.get("repr", True):
-        namespace["__repr__"] = recursive_repr()(lambda self: _repr(self, stored))
+        namespace["__repr__"] = recursive_repr()(__repr__)
     return refuse_changes(type(cls)(cls.__name__, cls.__bases__, namespace))
-
-
-def _set_state(self: object, names: tuple[str, ...], state: list[Any]) -> None:
-    # The dataclass's own unpickling: the fields in order, set as they are.
-    for name, value in zip(names, state, strict=False):
-        object.__setattr__(self, name, value)
-
-
-def _repr(self: object, names: tuple[str, ...]) -> str:
-    shown = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
-    return f"{type(self).__qualname__}({shown})"
 
 
 def _replace(self: Any, /, **changes: Any) -> Any:
