@@ -8,13 +8,13 @@ the object a wire that carries arguments as one sends (``decode_arguments_exactl
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from ._checks import lazy_pattern
 from ._errors import InvalidArguments, describe
+from ._frozen import value_class
 from ._json import decode, decode_object, encode, join_key, json_kind
 
 __all__ = ["EMPTY_ARGUMENTS", "Inexact", "decode_arguments", "decode_arguments_exactly", "encode_arguments"]
@@ -94,7 +94,7 @@ def decode_arguments(text: str, *, call_id: str, name: str) -> dict[str, Any]:
 # -- the object a wire that carries arguments as one sends ---------------------------
 
 
-@dataclass(frozen=True, slots=True)
+@value_class(frozen=True, slots=True)
 class Inexact:
     """Why the object decoded from argument text would not say what the text says.
 
@@ -105,6 +105,10 @@ class Inexact:
 
     path: str
     rule: str
+
+    def __init__(self, path: str, rule: str) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "rule", rule)
 
 
 def decode_arguments_exactly(text: str, *, call_id: str, name: str) -> dict[str, Any] | Inexact:
@@ -238,7 +242,7 @@ def _decimal(number: str) -> tuple[str, str, int]:
     return sign, significant, scale - len(fraction) + len(digits) - len(significant)
 
 
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_NUMBER = lazy_pattern(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _LITERAL_LENGTHS = {"t": 4, "f": 5, "n": 4}  # true, false, null
 
 

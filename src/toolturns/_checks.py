@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any, AnyStr
+
 from ._errors import MessageError, describe
 
-__all__ = ["nonempty_str"]
+__all__ = ["lazy_pattern", "nonempty_str"]
 
 
 def nonempty_str(value: object, path: str, error: type[MessageError]) -> str:
@@ -12,3 +15,30 @@ def nonempty_str(value: object, path: str, error: type[MessageError]) -> str:
     if isinstance(value, str) and value:
         return value
     raise error(path, "must be a non-empty string", describe(value))
+
+
+def lazy_pattern(source: AnyStr) -> re.Pattern[AnyStr]:
+    """``re.compile(source)``, compiled when first used rather than at import.
+
+    Compiling toolturns' patterns cost about a tenth of ``import toolturns``,
+    for checks many programs never make (a tool's name, an audio format).
+
+    >>> pattern = lazy_pattern("[a-z]+")
+    >>> pattern.fullmatch("wav") is not None, pattern.fullmatch("WAV")
+    (True, None)
+    """
+    return _LazyPattern(source)  # type: ignore[return-value]  # it answers as the pattern does
+
+
+class _LazyPattern:
+    """Stands for a compiled pattern: the first read of a method (``fullmatch``)
+    compiles it and keeps the compiled pattern's bound method as an attribute,
+    which later reads find first, at the cost of a plain attribute read."""
+
+    def __init__(self, source: str | bytes) -> None:
+        self._source = source
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(re.compile(self._source), name)
+        setattr(self, name, value)
+        return value

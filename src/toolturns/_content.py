@@ -15,15 +15,17 @@ large the data is.
 from __future__ import annotations
 
 import binascii
-import re
 from collections.abc import Mapping
-from dataclasses import InitVar, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from ._checks import lazy_pattern
 from ._errors import InvalidMessage, describe
 from ._extra import EMPTY, Extra
-from ._frozen import pickled_fields, refuse_changes, refuse_rebuild
+from ._frozen import field, pickled_fields, refuse_rebuild, slot_names, value_class
 from ._json import JSONInput
+
+if TYPE_CHECKING:
+    from dataclasses import InitVar
 
 __all__ = ["PART_TYPES", "AudioPart", "ContentPart", "FilePart", "ImagePart", "TextPart", "check_base64"]
 
@@ -31,9 +33,9 @@ __all__ = ["PART_TYPES", "AudioPart", "ContentPart", "FilePart", "ImagePart", "T
 # -- the checks ---------------------------------------------------------------------------
 
 # RFC 6838's restricted names, case-insensitive: "image/png", "application/vnd.ms-excel".
-_MEDIA_TYPE = re.compile(r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}")
+_MEDIA_TYPE = lazy_pattern(r"[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]{0,126}")
 # An audio format is a short name, not a media type: "wav", "mp3", "pcm16".
-_AUDIO_FORMAT = re.compile(r"[a-z0-9]+")
+_AUDIO_FORMAT = lazy_pattern(r"[a-z0-9]+")
 
 # The standard base64 alphabet (RFC 4648, section 4): translate() deletes
 # these, so a slice of base64 leaves nothing behind.
@@ -150,7 +152,7 @@ def _provider_data(value: object) -> Mapping[str, Any]:
 
 def _setters(cls: type) -> tuple[Any, ...]:
     # The slots' own setters: the frozen class refuses setattr.
-    return tuple(cls.__dict__[field.name].__set__ for field in fields(cls))
+    return tuple(cls.__dict__[name].__set__ for name in slot_names(cls))
 
 
 def _shown(self: object, names: tuple[str, ...]) -> str:
@@ -172,7 +174,7 @@ def _shown(self: object, names: tuple[str, ...]) -> str:
 # -- the parts ----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False)
+@value_class(frozen=True, slots=True, init=False, repr=False)
 class TextPart:
     """Text, as one part among others.
 
@@ -287,7 +289,7 @@ class _WithData:
 _NEEDS_MEDIA_TYPE = "is required with data (the wire must say what the bytes are)"
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@value_class(frozen=True, slots=True, init=False, repr=False, eq=False)
 class ImagePart(_WithData):
     """An image: a URL, or base64 data with its media type.
 
@@ -381,7 +383,7 @@ def _fill_image(
 _NO_KINDS: Mapping[str, str] = {}
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@value_class(frozen=True, slots=True, init=False, repr=False, eq=False)
 class FilePart(_WithData):
     """A document (a PDF, a text file, ...): base64 data, a URL, or a provider's file id.
 
@@ -477,7 +479,7 @@ def _fill_file(
     set_["provider_data"](self, _provider_data(provider_data))
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False)
+@value_class(frozen=True, slots=True, init=False, repr=False)
 class AudioPart:
     """Base64 audio and its format.
 
@@ -522,9 +524,6 @@ def _fill_audio(self: AudioPart, data: object, format: object, provider_data: ob
     _SET_FORMAT(self, format)
     _SET_AUDIO_PROVIDER_DATA(self, _provider_data(provider_data))
 
-
-for _part in (TextPart, ImagePart, FilePart, AudioPart):
-    refuse_changes(_part)
 
 #: A content part: one of the four.
 ContentPart: TypeAlias = TextPart | ImagePart | FilePart | AudioPart

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import contextlib
 import enum
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, fields
 from typing import Any
 
 from ._checks import nonempty_str
 from ._content import ContentPart, check_content_parts, text_of
 from ._errors import InvalidMessage, MessageError, describe
 from ._extra import EMPTY, Extra
-from ._frozen import pickled_fields, refuse_changes, refuse_rebuild, unfrozen_twin
+from ._frozen import pickled_fields, refuse_rebuild, slot_names, unfrozen_twin, value_class
 from ._json import JSONInput
 from ._sdk import dumped
 from ._tool_call import ToolCall
@@ -63,7 +61,7 @@ _DERIVED = frozenset({"parsed"})
 _MODELLED = frozenset({"role", "content", "name", "tool_calls", "tool_call_id", "is_error"})
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False)
+@value_class(frozen=True, slots=True, init=False, repr=False)
 class ChatMessage:
     """One chat turn: who speaks, the text, and the tool calls or tool result.
 
@@ -420,13 +418,10 @@ class ChatMessage:
         return f"ChatMessage({', '.join(parts)})"
 
 
-refuse_changes(ChatMessage)
-
-
 # -- the rules, one function each ---------------------------------------------
 
 # The fields in order: how the dataclass pickles them, and _fill's arguments.
-_FIELDS = tuple(field.name for field in fields(ChatMessage))
+_FIELDS = slot_names(ChatMessage)
 
 # The slots' own setters: the frozen class refuses setattr, and these skip the
 # attribute lookup object.__setattr__ does on every call.
@@ -535,8 +530,10 @@ def _on_role(value: object, role: Role) -> str:
 
 def _check_role(value: object) -> Role:
     if isinstance(value, str):
-        with contextlib.suppress(ValueError):
+        try:  # not contextlib.suppress: on Python 3.13 nothing else imports contextlib
             return Role(value)  # a str subclass, such as another StrEnum's member
+        except ValueError:
+            pass
     if value == "function":
         raise InvalidMessage("role", f"{_ROLE_RULE}: {LEGACY_RESULT}", describe(value))
     raise InvalidMessage("role", _ROLE_RULE, describe(value))

@@ -12,8 +12,7 @@ common case, never pay for it.
 
 from __future__ import annotations
 
-import base64
-import datetime
+import binascii
 import enum
 
 __all__ = ["dumped"]
@@ -40,21 +39,29 @@ def dumped(value: object) -> object:
         # warnings=False: the openai SDK's parsed responses hold values pydantic warns it
         # serializes as they are (``ParsedResponseOutputText``); a test run that makes
         # warnings errors would otherwise refuse the object.
-        return _json(dump(value, by_alias=True, exclude_unset=True, warnings=False))
+        return _json(dump(value, by_alias=True, exclude_unset=True, warnings=False), _dates())
     except Exception:  # an object that only looks like a model: the caller refuses it as it is
         return value
 
 
-def _json(value: object) -> object:
+def _dates() -> tuple[type, ...]:
+    # Imported here, not with toolturns: pydantic, whose models are dumped, has imported it already.
+    import datetime
+
+    return (datetime.datetime, datetime.date, datetime.time)
+
+
+def _json(value: object, dates: tuple[type, ...]) -> object:
     """A python-mode dump as JSON values; what has no JSON form stays, for the reader to refuse."""
     if isinstance(value, dict):
-        return {key: _json(item) for key, item in value.items()}
+        return {key: _json(item, dates) for key, item in value.items()}
     if isinstance(value, list):
-        return [_json(item) for item in value]
+        return [_json(item, dates) for item in value]
     if isinstance(value, bytes):
-        return base64.b64encode(value).decode("ascii")  # standard alphabet, padded, as the wire's
+        # base64.b64encode's text (standard alphabet, padded, as the wire's), without importing base64.
+        return binascii.b2a_base64(value, newline=False).decode("ascii")
     if isinstance(value, enum.Enum):
-        return _json(value.value)  # the SDKs' str enums (finish reasons, roles)
-    if isinstance(value, (datetime.datetime, datetime.date, datetime.time)):
-        return value.isoformat()
+        return _json(value.value, dates)  # the SDKs' str enums (finish reasons, roles)
+    if isinstance(value, dates):
+        return value.isoformat()  # type: ignore[attr-defined]
     return value

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any
 
+from ._checks import lazy_pattern
 from ._errors import InvalidStream, describe
-from ._frozen import refuse_changes
+from ._frozen import value_class
 from ._json import decode
 
 __all__ = ["PartialToolCall", "StreamSnapshot", "parse_sse"]
@@ -65,8 +65,8 @@ def parse_sse(lines: str | bytes | Iterable[str | bytes]) -> Iterator[dict[str, 
 # U+000A LINE FEED (CRLF) character pair, a single U+000A LINE FEED (LF)
 # character, or a single U+000D CARRIAGE RETURN (CR) character."
 # (https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream)
-_LINE_END = re.compile(r"\r\n?|\n")
-_BYTES_LINE_END = re.compile(rb"\r\n?|\n")
+_LINE_END = lazy_pattern(r"\r\n?|\n")
+_BYTES_LINE_END = lazy_pattern(rb"\r\n?|\n")
 
 
 def _split(body: str | bytes) -> Iterator[str | bytes]:
@@ -131,7 +131,7 @@ def _event(data: list[str], start: int) -> dict[str, Any]:
     return item
 
 
-@dataclass(frozen=True, slots=True)
+@value_class(frozen=True, slots=True)
 class PartialToolCall:
     """A tool call as far as it has streamed: id and name once known, the argument text so far.
 
@@ -147,8 +147,13 @@ class PartialToolCall:
     name: str | None
     arguments_json: str
 
+    def __init__(self, id: str | None, name: str | None, arguments_json: str) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "arguments_json", arguments_json)
 
-@dataclass(frozen=True, slots=True)
+
+@value_class(frozen=True, slots=True)
 class StreamSnapshot:
     """The text and tool calls of a stream so far, for a UI that renders them live.
 
@@ -164,6 +169,9 @@ class StreamSnapshot:
     tool_calls: tuple[PartialToolCall, ...]
     finish_reason: str | None
 
-
-refuse_changes(PartialToolCall)
-refuse_changes(StreamSnapshot)
+    def __init__(
+        self, content: str, tool_calls: tuple[PartialToolCall, ...], finish_reason: str | None
+    ) -> None:
+        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "tool_calls", tool_calls)
+        object.__setattr__(self, "finish_reason", finish_reason)

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import contextlib
-import re
 from collections.abc import Mapping
-from dataclasses import InitVar, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
+from ._checks import lazy_pattern
 from ._errors import InvalidTool, describe, renamed
 from ._extra import Extra
-from ._frozen import pickled_fields, refuse_changes, refuse_rebuild
+from ._frozen import field, pickled_fields, refuse_rebuild, slot_names, value_class
 from ._json import JSONInput, decode, encode, value_key
 from ._sdk import dumped
+
+if TYPE_CHECKING:
+    from dataclasses import InitVar
 
 __all__ = ["NO_PARAMETERS", "Tool"]
 
@@ -20,7 +21,7 @@ __all__ = ["NO_PARAMETERS", "Tool"]
 # module has its TOOL_NAME): a name outside it no provider accepts. Each codec's tool_definition,
 # and check_transcript with a target, apply that provider's own rule.
 _NAME_RULE = "[a-zA-Z0-9_.:-]{1,128}"
-_NAME = re.compile(_NAME_RULE)
+_NAME = lazy_pattern(_NAME_RULE)
 
 # Where each shape of a tool definition keeps its schema: OpenAI's and Gemini's
 # parameters, Anthropic's input_schema, MCP's inputSchema, Gemini's
@@ -36,7 +37,7 @@ _MODELLED = frozenset({"type", "function", "name", "description", "strict", *_SC
 NO_PARAMETERS = '{"type":"object","properties":{}}'
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
+@value_class(frozen=True, slots=True, init=False, repr=False, eq=False)
 class Tool:
     """A tool the model may call: a name, a description, a JSON schema.
 
@@ -228,16 +229,16 @@ def _schema_text(parameters: object) -> str:
     return encode(parameters, "parameters", InvalidTool)
 
 
-refuse_changes(Tool)
-
-_FIELDS = tuple(each.name for each in fields(Tool))
+_FIELDS = slot_names(Tool)
 
 
 def _pickled_schema(text: object) -> Mapping[str, Any] | None:
     """The schema a pickled ``parameters_json`` holds; Tool checks it is an object schema."""
-    if isinstance(text, str):
-        with contextlib.suppress(ValueError):
-            schema = decode(text)
-            if isinstance(schema, dict):
-                return schema
+    # try/except, not contextlib.suppress: on Python 3.13 nothing else imports contextlib.
+    try:
+        schema = decode(text) if isinstance(text, str) else None
+    except ValueError:
+        schema = None
+    if isinstance(schema, dict):
+        return schema
     raise InvalidTool("parameters_json", "must be the JSON text of a schema object", describe(text))

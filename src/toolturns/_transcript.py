@@ -7,14 +7,13 @@ problem it finds as a ``Problem`` value (it raises only when called wrongly);
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._arguments import Inexact, decode_arguments_exactly
+from ._checks import lazy_pattern
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
-from ._frozen import refuse_changes
+from ._frozen import value_class
 from ._json import join_key
 from ._message import LEGACY_CALL, LEGACY_RESULT, SYSTEM_ROLES, ChatMessage, Role
 from ._tool import Tool
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["Problem", "check_transcript", "trim"]
 
 
-@dataclass(frozen=True, slots=True)
+@value_class(frozen=True, slots=True)
 class Problem:
     """One thing in a transcript that a provider would refuse, or that breaks a tool exchange.
 
@@ -50,11 +49,14 @@ class Problem:
     code: str
     message: str
 
+    def __init__(self, index: int | None, path: str, code: str, message: str) -> None:
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "message", message)
+
     def __str__(self) -> str:
         return f"{self.path}: {self.code}: {self.message}"
-
-
-refuse_changes(Problem)
 
 
 def check_transcript(
@@ -159,13 +161,15 @@ def _registry() -> Mapping[str, Provider]:
 _PROVIDERS: Mapping[str, Provider] | None = None
 
 
-@dataclass
 class _Unreadable:
     """A message dict that did not read: only what the exchange checks can still use."""
 
-    role: object
-    tool_call_id: str | None  # a result's id, when it is a non-empty string
-    makes_calls: bool  # an assistant turn with some tool_calls: its results cannot be judged
+    __slots__ = ("makes_calls", "role", "tool_call_id")
+
+    def __init__(self, role: object, tool_call_id: str | None, makes_calls: bool) -> None:
+        self.role = role
+        self.tool_call_id = tool_call_id  # a result's id, when it is a non-empty string
+        self.makes_calls = makes_calls  # an assistant turn with some tool_calls: its results cannot be judged
 
 
 class _LastTools:
@@ -218,28 +222,32 @@ def _equal(kept: object, tools: object) -> bool:
 _last_tools = _LastTools()
 
 
-@dataclass
 class _Exchange:
     """An assistant turn with tool calls, and the results that answered it so far."""
 
-    index: int
-    message: ChatMessage
-    # Call id -> the name of its call (ids are unique within a message): a
-    # result finds its call in constant time, however many calls the turn made.
-    names: dict[str, str]
-    answers: dict[str, int] = field(default_factory=dict)  # call id -> index of its result
-    results: int = 0  # tool results right after the turn, answering or not (Gemini counts them)
+    __slots__ = ("answers", "index", "message", "names", "results")
+
+    def __init__(self, index: int, message: ChatMessage, names: dict[str, str]) -> None:
+        self.index = index
+        self.message = message
+        # Call id -> the name of its call (ids are unique within a message): a
+        # result finds its call in constant time, however many calls the turn made.
+        self.names = names
+        self.answers: dict[str, int] = {}  # call id -> index of its result
+        self.results = 0  # tool results right after the turn, answering or not (Gemini counts them)
 
 
-@dataclass
 class _Check:
     """The problems of one transcript, found one rule family at a time."""
 
-    target: str | None
-    provider: Provider | None  # the target's registry entry
-    rules: Rules | None  # its rules, looked up once per check, not per call
-    problems: list[Problem] = field(default_factory=list)
-    findings: _Findings | None = None  # what the target's rules see; None without a target
+    __slots__ = ("findings", "problems", "provider", "rules", "target")
+
+    def __init__(self, target: str | None, provider: Provider | None, rules: Rules | None) -> None:
+        self.target = target
+        self.provider = provider  # the target's registry entry
+        self.rules = rules  # its rules, looked up once per check, not per call
+        self.problems: list[Problem] = []
+        self.findings: _Findings | None = None  # what the target's rules see; None without a target
 
     def add(self, index: int | None, path: str, code: str, message: str) -> None:
         self.problems.append(Problem(index, path, code, message))
@@ -629,7 +637,7 @@ def _bare(name: str) -> str:
     return name if shown == f"'{name}'" else shown
 
 
-_INDEX = re.compile(r"messages\[(\d+)\]")
+_INDEX = lazy_pattern(r"messages\[(\d+)\]")
 
 
 def _message_index(path: str) -> int | None:
