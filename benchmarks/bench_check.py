@@ -111,6 +111,23 @@ def write_short_dataset(path: Path, lines: int, seed: int = 7) -> int:
     return path.stat().st_size
 
 
+def baseline(path: Path) -> int:
+    """In process (bench_peers.py's row): decode every line, keep nothing; how many lines decoded."""
+    count = 0
+    with path.open("rb") as lines:
+        for line in lines:
+            json.loads(line)
+            count += 1
+    return count
+
+
+def check(path: Path, *options: str) -> int:
+    """In process (bench_peers.py's row): the real command, its exit status."""
+    from toolturns._cli import main as toolturns_main
+
+    return toolturns_main(["check", "--quiet", *options, str(path)])
+
+
 #: The baseline process: decode every line and keep nothing.
 _BASELINE = """
 import json, sys

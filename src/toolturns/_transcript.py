@@ -258,18 +258,25 @@ class _Check:
         """Each message as a ChatMessage; ``_Unreadable`` or None (not even a dict) when it does not read."""
         turns: list[ChatMessage | _Unreadable | None] = []
         for index, item in enumerate(messages):
-            if isinstance(item, ChatMessage):
-                turns.append(item)
-                continue
-            where = f"messages[{index}]"
-            if not isinstance(item, Mapping):
-                self.add(index, where, "invalid_message", f"must be a message object, got {_kind(item)}")
-                turns.append(None)
-                continue
+            # A dict (most are: a dataset's line) is read at once; an ABC's isinstance() costs
+            # more than reading a short message, and the path is made only for a problem.
+            if type(item) is not dict:
+                if isinstance(item, ChatMessage):
+                    turns.append(item)
+                    continue
+                if not isinstance(item, Mapping):
+                    self.add(
+                        index,
+                        f"messages[{index}]",
+                        "invalid_message",
+                        f"must be a message object, got {_kind(item)}",
+                    )
+                    turns.append(None)
+                    continue
             try:
                 turns.append(ChatMessage.from_dict(item))
             except MessageError as error:
-                failure = error.with_prefix(where)
+                failure = error.with_prefix(f"messages[{index}]")
                 legacy = LEGACY_CALL in failure.rule or LEGACY_RESULT in failure.rule
                 self.add(
                     index,
@@ -365,7 +372,7 @@ class _Check:
                         self.result_name(index, turn, exchange)
                 continue
             if exchange is not None:
-                self.close(exchange, f"before messages[{index}] ({_role_name(turn.role)})")
+                self.close(exchange, index, turn.role)
                 exchange = None
             unknown_calls = isinstance(turn, _Unreadable) and turn.makes_calls
             if isinstance(turn, ChatMessage) and turn.tool_calls:
@@ -384,7 +391,7 @@ class _Check:
         if exchange is not None:
             pending = allow_pending and exchange.index == len(turns) - 1
             if not pending:
-                self.close(exchange, "by the end of the transcript")
+                self.close(exchange, None)
 
     def result(
         self,
@@ -455,11 +462,18 @@ class _Check:
                 "with another call",
             )
 
-    def close(self, exchange: _Exchange, when: str) -> None:
-        """The exchange is over: each call without a result is unanswered; the target may count results."""
+    def close(self, exchange: _Exchange, before: int | None, role: object = None) -> None:
+        """The exchange is over, before message ``before`` (whose role is ``role``) or at the end
+        (None): each call without a result is unanswered; the target may count results."""
         calls = exchange.message.tool_calls or ()
         for position, call in enumerate(calls):
             if call.id not in exchange.answers:
+                # Said only when a call is unanswered: a clean exchange makes no text.
+                when = (
+                    "by the end of the transcript"
+                    if before is None
+                    else f"before messages[{before}] ({_role_name(role)})"
+                )
                 self.add(
                     exchange.index,
                     f"messages[{exchange.index}].tool_calls[{position}]",
