@@ -10,6 +10,7 @@ from ..._errors import InvalidMessage, InvalidToolCall, MessageError
 from ..._extra import EMPTY
 from ..._message import ChatMessage, Role
 from ..._tool import Tool
+from ..._tool_call import ToolCall
 from .._native import kept_text_keys, placed, replay_of
 from .._shared import check_messages, refuse_unsupported
 from . import rules
@@ -157,12 +158,7 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
     if message.content or keys or not (message.tool_calls or replay.items):
         written.append(_with_keys(_message(message, "output_text", "id" in keys), keys))
     for position, call in enumerate(message.tool_calls or ()):
-        item = {
-            "type": "function_call",
-            "call_id": call.id,
-            "name": call.name,
-            "arguments": call.arguments_json,
-        }
+        item = _call_item(call)
         if call.provider_data is not EMPTY:
             # Its fc_ id and status, as a response's call has them: taken as they are, or checked.
             call_keys = kept_text_keys(call.provider_data, _PROVIDER, CALL_KEYS)
@@ -179,6 +175,11 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
 
 
 _NONE_KEPT: dict[int, int] = {}  # read only
+
+
+def _call_item(call: ToolCall) -> dict[str, Any]:
+    """A call's ``function_call`` item, before the keys it kept (its ``fc_`` id and status)."""
+    return {"type": "function_call", "call_id": call.id, "name": call.name, "arguments": call.arguments_json}
 
 
 def plain_turn(message: ChatMessage) -> list[dict[str, Any]] | None:
@@ -206,12 +207,7 @@ def plain_turn(message: ChatMessage) -> list[dict[str, Any]] | None:
             item.update(keys)
         written.append(item)
     for call in calls or ():
-        item = {
-            "type": "function_call",
-            "call_id": call.id,
-            "name": call.name,
-            "arguments": call.arguments_json,
-        }
+        item = _call_item(call)
         if call.provider_data is not EMPTY:
             call_keys = kept_text_keys(call.provider_data, _PROVIDER, CALL_KEYS)
             if call_keys is None:
