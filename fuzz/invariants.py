@@ -41,7 +41,7 @@ from toolturns import (
 )
 from toolturns._json import value_key
 from toolturns.providers import PROVIDERS, Provider
-from toolturns.providers.openai.rules import not_carried
+from toolturns.providers.openai.rules import check_part, not_carried
 
 __all__ = [
     "CODECS",
@@ -374,7 +374,7 @@ def check_sent_back(codec: Codec, messages: list[ChatMessage], *, may_refuse: bo
         refusal = error
     if refusal is not None:
         check_error(refusal)
-        assert may_refuse or (codec.name == "openai" and _tool_media(messages)), (
+        assert may_refuse or (codec.name == "openai" and _parts_refused_by_role(messages)), (
             f"{codec.name}.to_request refused {messages!r}: {refusal}"
         )
         return
@@ -393,12 +393,16 @@ def check_sent_back(codec: Codec, messages: list[ChatMessage], *, may_refuse: bo
     assert again == text, f"{codec.name}: sending what was read back changed the body: {text} -> {again}"
 
 
-def _tool_media(messages: Sequence[ChatMessage]) -> bool:
-    """Whether a tool result holds an image, file or audio part: OpenAI's tool messages take
-    text only, so openai.to_request refuses it unless told tool_parts_to_user=True (docs/content.md)."""
+def _parts_refused_by_role(messages: Sequence[ChatMessage]) -> bool:
+    """Whether a message holds a part OpenAI refuses in its role (``openai.rules.check_part``):
+    ``ChatMessage.from_dict`` reads every part in every role (the value model is the same for
+    every wire), and openai.to_request refuses an image outside a user message, a tool result's
+    image, file or audio unless told ``tool_parts_to_user=True``, ... (docs/content.md)."""
     return any(
-        m.role is Role.TOOL and type(m.content) is tuple and any(type(p) is not TextPart for p in m.content)
+        check_part(m.role, part) is not None
         for m in messages
+        if type(m.content) is tuple
+        for part in m.content
     )
 
 
