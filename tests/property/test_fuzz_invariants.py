@@ -196,3 +196,31 @@ def test_the_cli_invariant_catches_a_forged_report_line(monkeypatch: pytest.Monk
     )
     with pytest.raises(AssertionError, match="text lines for"):
         check_cli(cli_input(0, line.encode()))
+
+
+_PNG = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ"
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        # An assistant's image: OpenAI's rules refuse it there (found by openai_request).
+        [{"role": "assistant", "content": [{"type": "image_url", "image_url": {"url": _PNG}}]}],
+        # An image, then two text parts: Ollama sends the image and the text joined
+        # (found by openai_request, sending what OpenAI read to Ollama).
+        [
+            {
+                "role": "user",
+                "content": [
+                    {"type": "image_url", "image_url": {"url": _PNG}},
+                    {"type": "text", "text": "What is "},
+                    {"type": "text", "text": "in this?"},
+                ],
+            }
+        ],
+    ],
+)
+def test_the_request_invariant_takes_what_the_wires_say_of_parts(messages: list[dict[str, Any]]) -> None:
+    """What the fuzzer found were gaps in the invariant, not in toolturns: a part OpenAI refuses
+    in that role may be refused, and Ollama's one text and one list of images count as such."""
+    check_request(CODECS["openai"], {"messages": messages})
