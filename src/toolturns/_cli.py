@@ -574,16 +574,24 @@ class _Decoder:
     read key by key, and a value whose text is exactly that of the same key
     on the last line read (the tools, usually) is known to repeat no key and
     is decoded at full speed; every other value is decoded with the check.
+    An object or array whose text came on the two lines before is not decoded
+    at all: it is the value the line before gave (its text says where it
+    ends), which the command only reads. Not on the second line: a tool list
+    is remembered by ``check_transcript`` when an equal list, not the same
+    object, comes twice in a row (``_transcript._LastTools``).
     A line that this reading does not take (not JSON, a repeated key, a
     scalar) is read again carefully, and what that finds is what is said.
     """
 
-    __slots__ = ("_known", "_limit")
+    __slots__ = ("_known", "_limit", "_repeated", "_values")
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
         # The text of each top-level value of the last line read whole: no key repeats in it.
         self._known: dict[str, str] = {}
+        # Their values, and the keys whose text was already the one of the line before.
+        self._values: dict[str, Any] = {}
+        self._repeated: set[str] = set()
 
     def __call__(self, raw: bytes | None) -> JSON:
         if raw is None:
@@ -623,7 +631,7 @@ class _Decoder:
         Each step looks at one character and skips white space only when there is some:
         the layouts of json.dumps, compact or not, cost no regular expression.
         """
-        known, texts = self._known, {}
+        known, texts, repeated, again = self._known, {}, self._repeated, set()
         value: dict[str, Any] = {}
         index += 1
         while True:
@@ -643,7 +651,11 @@ class _Decoder:
             # A JSON value's text says where it ends, so the value at index is that known
             # text when the text there starts with it; or, for a number, holds no object.
             if same is not None and text.startswith(same, index):
-                item, end = _SCAN(text, index)
+                if key in repeated and same[0] in "{[":  # the third time: the last value itself
+                    item, end = self._values[key], index + len(same)
+                else:
+                    item, end = _SCAN(text, index)
+                again.add(key)
             else:
                 item, end = _UNIQUE_SCAN(text, index)
             value[key] = item
@@ -652,7 +664,7 @@ class _Decoder:
             if text[index] in _WHITE:
                 index = _SPACE(text, index).end()
             if text[index] == "}":
-                self._known = texts
+                self._known, self._values, self._repeated = texts, value, again
                 return value, index + 1
             if text[index] != ",":
                 raise _Slow
