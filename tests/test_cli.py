@@ -2018,20 +2018,25 @@ def _first_repeat(text: str) -> str | None:
     return walk(value, "" if isinstance(value, Obj) else "messages")
 
 
-def test_a_value_whose_text_came_twice_before_is_the_last_lines_value() -> None:
-    """The tools sent again with every line are decoded on the first two lines only; from the
-    third on, the line's value is the one the line before gave (read, never changed), and a
-    line whose tools differ is decoded again. Every line gives what json.loads gives."""
+def test_a_value_whose_text_came_twice_before_is_the_value_it_gave_then() -> None:
+    """The tools sent again with every line are decoded the first two times only; from the
+    third on, a line's value is the one the last line with tools gave (read, never changed),
+    lines without tools between them or not; tools that differ are decoded again. Every line
+    gives what json.loads gives."""
     tools = json.dumps([openai.tool_definition(WEATHER)])
     other = tools.replace("weather", "weather now")
     messages = json.dumps([m.to_wire() for m in GOOD])
     decoded = cli._Decoder(cli.MAX_LINE_BYTES)
     values = []
-    for text in [tools, tools, tools, tools, other, other, other, " 70000", " 70000", " 70000"]:
-        line = f'{{"messages": {messages}, "tools": {text}}}'
+    for text in [tools, tools, None, tools, tools, other, other, None, other, " 70000", " 70000", " 70000"]:
+        line = (
+            f'{{"messages": {messages}}}' if text is None else f'{{"messages": {messages}, "tools": {text}}}'
+        )
         value = decoded(line.encode())
+        assert isinstance(value, dict)
         assert value == json.loads(line)
-        values.append(value["tools"])
+        if text is not None:
+            values.append(value["tools"])
     shared = [values[i] is values[i - 1] for i in range(1, len(values))]
     assert shared == [False, True, True, False, False, True, False, False, False]
 

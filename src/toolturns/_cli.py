@@ -572,13 +572,13 @@ class _Decoder:
     keys costs a Python call per object; most of a dataset's objects are the
     tool definitions sent again with every line. So the top-level object is
     read key by key, and a value whose text is exactly that of the same key
-    on the last line read (the tools, usually) is known to repeat no key and
-    is decoded at full speed; every other value is decoded with the check.
-    An object or array whose text came on the two lines before is not decoded
-    at all: it is the value the line before gave (its text says where it
-    ends), which the command only reads. Not on the second line: a tool list
-    is remembered by ``check_transcript`` when an equal list, not the same
-    object, comes twice in a row (``_transcript._LastTools``).
+    the last time a line had it (the tools, usually) is known to repeat no
+    key and is decoded at full speed; every other value is decoded with the
+    check. An object or array whose text came the two times before is not
+    decoded at all: it is the value it gave then (its text says where it
+    ends), which the command only reads. Not the second time: a tool list is
+    remembered by ``check_transcript`` when an equal list, not the same
+    object, comes twice (``_transcript._LastTools``).
     A line that this reading does not take (not JSON, a repeated key, a
     scalar) is read again carefully, and what that finds is what is said.
     """
@@ -587,9 +587,9 @@ class _Decoder:
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
-        # The text of each top-level value of the last line read whole: no key repeats in it.
+        # For each top-level key, the text of its last value read (no key repeats in it), that
+        # value, and whether the text was the same as the time before.
         self._known: dict[str, str] = {}
-        # Their values, and the keys whose text was already the one of the line before.
         self._values: dict[str, Any] = {}
         self._repeated: set[str] = set()
 
@@ -631,7 +631,8 @@ class _Decoder:
         Each step looks at one character and skips white space only when there is some:
         the layouts of json.dumps, compact or not, cost no regular expression.
         """
-        known, texts, repeated, again = self._known, {}, self._repeated, set()
+        # Kept across lines, changed in place: what a value read here gives is checked already.
+        known, values, repeated = self._known, self._values, self._repeated
         value: dict[str, Any] = {}
         index += 1
         while True:
@@ -652,19 +653,22 @@ class _Decoder:
             # text when the text there starts with it; or, for a number, holds no object.
             if same is not None and text.startswith(same, index):
                 if key in repeated and same[0] in "{[":  # the third time: the last value itself
-                    item, end = self._values[key], index + len(same)
+                    item, end = values[key], index + len(same)
                 else:
                     item, end = _SCAN(text, index)
-                again.add(key)
+                    if end - index == len(same):
+                        repeated.add(key)
+                    else:  # a longer number
+                        known[key] = text[index:end]
             else:
                 item, end = _UNIQUE_SCAN(text, index)
-            value[key] = item
-            texts[key] = text[index:end]
+                known[key] = text[index:end]
+                repeated.discard(key)
+            value[key] = values[key] = item
             index = end
             if text[index] in _WHITE:
                 index = _SPACE(text, index).end()
             if text[index] == "}":
-                self._known, self._values, self._repeated = texts, value, again
                 return value, index + 1
             if text[index] != ",":
                 raise _Slow
