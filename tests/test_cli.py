@@ -2039,6 +2039,10 @@ def test_a_value_whose_text_came_twice_before_is_the_value_it_gave_then() -> Non
             values.append(value["tools"])
     shared = [values[i] is values[i - 1] for i in range(1, len(values))]
     assert shared == [False, True, True, False, False, True, False, False, False]
+    # Only a value whose text repeats is held between lines, not a line's messages.
+    decoded(f'{{"messages": {messages}, "tools": {tools}}}'.encode())
+    decoded(b'{"messages": [], "tools": []}')
+    assert decoded._values == {}
     # A number's text says nothing of where it ends: 7, then 70, are read as they are.
     for number in [7, 70, 70, 7, 700]:
         line = f'{{"messages": [], "n": {number}}}'

@@ -587,8 +587,8 @@ class _Decoder:
 
     def __init__(self, limit: int) -> None:
         self._limit = limit
-        # For each top-level key, the text of its last value read (no key repeats in it), that
-        # value, and whether the text was the same as the time before.
+        # For each top-level key, the text of its last value read (no key repeats in it); for
+        # the keys whose text was the same as the time before, that value.
         self._known: dict[str, str] = {}
         self._values: dict[str, Any] = {}
         self._repeated: set[str] = set()
@@ -658,13 +658,17 @@ class _Decoder:
                     item, end = _SCAN(text, index)
                     if end - index == len(same):
                         repeated.add(key)
+                        values[key] = item
                     else:  # a longer number
                         known[key] = text[index:end]
             else:
                 item, end = _UNIQUE_SCAN(text, index)
                 known[key] = text[index:end]
+                # Only a value whose text repeats is kept: a line's messages are not held
+                # while the next line is read.
                 repeated.discard(key)
-            value[key] = values[key] = item
+                values.pop(key, None)
+            value[key] = item
             index = end
             if text[index] in _WHITE:
                 index = _SPACE(text, index).end()
