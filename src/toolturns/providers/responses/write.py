@@ -195,17 +195,8 @@ def plain_turn(message: ChatMessage) -> list[dict[str, Any]] | None:
         return None
     calls = message.tool_calls
     written: list[dict[str, Any]] = []
-    if content or keys or not calls:
-        item: dict[str, Any] = {
-            "type": "message",
-            "role": "assistant",
-            "content": [{"type": "output_text", "text": content, "annotations": []}]
-            if "id" in keys
-            else content,
-        }
-        if keys:
-            item.update(keys)
-        written.append(item)
+    if content or keys or not calls:  # as turn_items says
+        written.append(_with_keys(_message(message, "output_text", "id" in keys), keys))
     for call in calls or ():
         item = _call_item(call)
         if call.provider_data is not EMPTY:
