@@ -14,8 +14,10 @@ from ._errors import (
     InvalidTool,
     InvalidToolCall,
     InvalidTranscript,
+    LoopLimit,
     MessageError,
 )
+from ._loop import Toolbox, arun_calls, arun_loop, run_calls, run_loop
 from ._message import ChatMessage, Role
 from ._stream import PartialToolCall, StreamSnapshot, parse_sse
 from ._tool import Tool
@@ -34,6 +36,7 @@ __all__ = (
     "InvalidTool",
     "InvalidToolCall",
     "InvalidTranscript",
+    "LoopLimit",
     "MessageError",
     "PartialToolCall",
     "Problem",
@@ -42,9 +45,14 @@ __all__ = (
     "TextPart",
     "Tool",
     "ToolCall",
+    "Toolbox",
     "__version__",
+    "arun_calls",
+    "arun_loop",
     "check_transcript",
     "parse_sse",
+    "run_calls",
+    "run_loop",
     "trim",
 )
 
@@ -63,6 +71,7 @@ for _public in (
     InvalidTool,
     InvalidToolCall,
     InvalidTranscript,
+    LoopLimit,
     MessageError,
     PartialToolCall,
     Problem,
@@ -71,8 +80,13 @@ for _public in (
     TextPart,
     Tool,
     ToolCall,
+    Toolbox,
+    arun_calls,
+    arun_loop,
     check_transcript,
     parse_sse,
+    run_calls,
+    run_loop,
     trim,
 ):
     _public.__module__ = __name__

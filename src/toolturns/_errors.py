@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from typing import Any
 
 __all__ = [
     "InvalidArguments",
@@ -189,6 +190,38 @@ class InvalidArguments(MessageError):
         self.call_id = call_id
         self.name = name
         self.raw = raw
+
+
+class LoopLimit(MessageError):
+    """A tool loop read ``max_steps`` turns and the model was still calling tools.
+
+    The calls of the last turn were answered, so ``history`` is a complete
+    transcript (it passes ``check_transcript``): resume from it, or show it.
+
+    Attributes:
+        max_steps: The limit that was reached.
+        history: Every message of the loop: the history it started from, then
+            each turn and its results.
+
+    >>> error = LoopLimit(3, [])
+    >>> print(error)
+    max_steps: the model still called tools after 3 steps (max_steps=3)
+    >>> error.history
+    []
+    """
+
+    max_steps: int
+    history: list[Any]
+
+    def __init__(self, max_steps: int, history: list[Any]) -> None:
+        super().__init__(
+            "max_steps", f"the model still called tools after {max_steps} steps (max_steps={max_steps})"
+        )
+        self.max_steps = max_steps
+        self.history = history
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LoopLimit, (self.max_steps, self.history))
 
 
 class at:

@@ -24,7 +24,7 @@ from tests.sdk.recorded import (
     stream_data,
     tool_loop,
 )
-from toolturns import ChatMessage, Tool, anthropic
+from toolturns import ChatMessage, Tool, Toolbox, anthropic, check_transcript, run_loop
 
 # The prompt and tool of the recorded requests.
 _MODEL = "claude-haiku-4-5"
@@ -163,3 +163,30 @@ def test_the_anthropic_stream_helper_reads_as_the_raw_events() -> None:
     from_the_wire = [assembled(anthropic, stream_data(events)).message() for events in streams]
     assert loop.turns == from_the_wire
     assert finals == from_the_wire
+
+
+def test_run_loop_through_the_anthropic_client() -> None:
+    """run_loop over the client answers the failing tool with an is_error result saying what it raised."""
+    responses = recorded("anthropic", "loop")
+    server = RecordedServer(json_reply(response) for response in responses)
+    start = [ChatMessage.user(_PROMPT)]
+    with _client(server) as client:
+        result = run_loop(
+            lambda body: client.messages.create(model=_MODEL, max_tokens=_MAX_TOKENS, **body),
+            start,
+            Toolbox((_WEATHER, _failing_weather)),
+            codec=anthropic,
+        )
+
+    call_turn, answer = (anthropic.from_response(response) for response in responses)
+    (call,) = call_turn.tool_calls or ()
+    failed = ChatMessage.tool_result(
+        call.id, "get_weather failed: RuntimeError: Unexpected error, try again", is_error=True
+    )
+    assert result == [*start, call_turn, failed, answer]
+    assert server.sent == [
+        {"model": _MODEL, "max_tokens": _MAX_TOKENS, **anthropic.to_request(result[:end], tools=[_WEATHER])}
+        for end in (1, 3)
+    ]
+    assert server.sent[1]["messages"][2]["content"][0]["is_error"] is True
+    assert check_transcript(result, target="anthropic") == []

@@ -25,7 +25,7 @@ from google import genai
 from google.genai import types
 
 from tests.sdk.recorded import RecordedServer, assembled, json_reply, recorded, sse_reply, tool_loop
-from toolturns import ChatMessage, Tool, gemini
+from toolturns import ChatMessage, Tool, Toolbox, check_transcript, gemini, run_loop
 
 # The prompts, tools and function responses of the recorded requests.
 _THEATERS = Tool(
@@ -192,3 +192,32 @@ def test_a_streamed_tool_loop_through_the_google_genai_client() -> None:
 
 def _url_safe(signature: str) -> str:
     return base64.urlsafe_b64encode(base64.b64decode(signature)).decode()
+
+
+def test_run_loop_through_the_google_genai_client() -> None:
+    """run_loop over the client sends the hand-written loop's requests and gives its history."""
+    start = [ChatMessage.user("Which theaters in Mountain View show Barbie movie?")]
+    by_hand = RecordedServer(json_reply(response) for response in recorded("gemini", "loop"))
+    history = list(start)
+
+    def send(client: genai.Client, body: dict[str, Any]) -> types.GenerateContentResponse:
+        return client.models.generate_content(
+            model="gemini-pro", contents=body["contents"], config=_config(body)
+        )
+
+    with _client(by_hand) as client:
+        tool_loop(
+            gemini, history, [_THEATERS], _FUNCTIONS, lambda body: gemini.from_response(send(client, body))
+        )
+    server = RecordedServer(json_reply(response) for response in recorded("gemini", "loop"))
+    with _client(server) as client:
+        result = run_loop(
+            lambda body: send(client, body),
+            start,
+            Toolbox((_THEATERS, _FUNCTIONS["find_theaters"])),
+            codec=gemini,
+        )
+
+    assert server.sent == by_hand.sent
+    assert result == history
+    assert check_transcript(result, target="gemini") == []

@@ -19,7 +19,7 @@ from typing import Any
 import ollama as ollama_sdk
 
 from tests.sdk.recorded import RecordedServer, assembled, json_reply, ndjson_reply, recorded, tool_loop
-from toolturns import ChatMessage, Tool, ollama
+from toolturns import ChatMessage, Tool, Toolbox, check_transcript, ollama, run_loop
 
 # The prompts and tool of the documented requests.
 _MODEL = "llama3.2"
@@ -101,3 +101,28 @@ def test_a_streamed_tool_loop_through_the_ollama_client() -> None:
         "tool_name": "get_weather",
     }
     assert loop.turns[-1] == ChatMessage.assistant("The weather in Tokyo is 18 degrees celsius.")
+
+
+def test_run_loop_through_the_ollama_client() -> None:
+    """run_loop over the client (the codec given by its name) sends the hand-written loop's requests."""
+    start = [ChatMessage.user("what is the weather in Toronto?")]
+    by_hand = RecordedServer(json_reply(response) for response in recorded("ollama", "loop"))
+    history = list(start)
+    with closing(_client(by_hand)) as client:
+
+        def ask(body: dict[str, Any]) -> ChatMessage:
+            return ollama.from_response(client.chat(model=_MODEL, **body))
+
+        tool_loop(ollama, history, [_WEATHER], _FUNCTIONS, ask)
+    server = RecordedServer(json_reply(response) for response in recorded("ollama", "loop"))
+    with closing(_client(server)) as client:
+        result = run_loop(
+            lambda body: client.chat(model=_MODEL, **body),
+            start,
+            Toolbox((_WEATHER, _FUNCTIONS["get_weather"])),
+            codec="ollama",
+        )
+
+    assert server.sent == by_hand.sent
+    assert result == history
+    assert check_transcript(result, target="ollama") == []

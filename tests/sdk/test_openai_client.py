@@ -23,7 +23,7 @@ from tests.sdk.recorded import (
     stream_data,
     tool_loop,
 )
-from toolturns import ChatMessage, Tool, openai
+from toolturns import ChatMessage, Tool, Toolbox, check_transcript, openai, run_loop
 
 # The prompts, tools and tool results of the recorded requests.
 _MODEL = "gpt-4.1-mini"
@@ -155,3 +155,30 @@ def test_the_openai_stream_helpers_final_completion_reads_and_goes_back_as_the_a
 
 def _calls(turn: ChatMessage) -> list[tuple[str, str, object]]:
     return [(call.id, call.name, call.arguments) for call in turn.tool_calls or ()]
+
+
+def test_run_loop_through_the_openai_client() -> None:
+    """run_loop over the client sends the hand-written loop's requests and gives its history."""
+    start = [
+        ChatMessage.system("You are a helpful assistant."),
+        ChatMessage.user("What is the temperature in Tokyo?"),
+    ]
+    by_hand = RecordedServer(json_reply(response) for response in recorded("openai", "loop"))
+    history = list(start)
+    with openai_client(by_hand) as client:
+
+        def ask(body: dict[str, Any]) -> ChatMessage:
+            return openai.from_response(client.chat.completions.create(model=_MODEL, **body))
+
+        tool_loop(openai, history, [_TEMPERATURE], _FUNCTIONS, ask)
+    server = RecordedServer(json_reply(response) for response in recorded("openai", "loop"))
+    toolbox = Toolbox((_TEMPERATURE, _FUNCTIONS["get_temperature"]))
+    with openai_client(server) as client:
+        result = run_loop(
+            lambda body: client.chat.completions.create(model=_MODEL, **body), start, toolbox, codec=openai
+        )
+
+    assert server.sent == by_hand.sent
+    assert result == history
+    assert len(start) == 2  # the history given is not changed
+    assert check_transcript(result, target="openai") == []

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from openai import OpenAI
 
 from tests.conftest import DATA
 from tests.sdk.recorded import (
@@ -28,7 +29,16 @@ from tests.sdk.recorded import (
     sse_reply,
     tool_loop,
 )
-from toolturns import ChatMessage, InvalidStream, Tool, check_transcript, parse_sse, responses
+from toolturns import (
+    ChatMessage,
+    InvalidStream,
+    Tool,
+    Toolbox,
+    check_transcript,
+    parse_sse,
+    responses,
+    run_loop,
+)
 
 # The model and tool of the recorded gpt-5.2 stream (its response.tools), the prompt and result ours.
 _MODEL = "gpt-5.2"
@@ -286,3 +296,35 @@ def test_streamed_arguments_cut_anywhere_arrive_whole_through_the_client(city: s
         stream.feed(event)
     from_the_wire = assembled(responses, parse_sse(_sse(events).body))
     assert stream.message() == from_the_wire.message() == responses.from_response(completed.response)
+
+
+def test_run_loop_with_reasoning_through_the_responses_client() -> None:
+    """run_loop over the client replays the reasoning item and the call as the hand-written loop does."""
+    replies = [_events("stream_reasoning_call")[-1]["response"], _golden("response_text")]
+    start = [ChatMessage.user(_PROMPT)]
+
+    def send(client: OpenAI, body: dict[str, Any]) -> object:
+        return client.responses.create(model=_MODEL, input=body["input"], tools=body["tools"], **_NOT_STORED)
+
+    by_hand = RecordedServer(json_reply(reply) for reply in replies)
+    history = list(start)
+    with openai_client(by_hand) as client:
+        tool_loop(
+            responses,
+            history,
+            [_LOOKUP],
+            _FUNCTIONS,
+            lambda body: responses.from_response(send(client, body)),
+        )
+    server = RecordedServer(json_reply(reply) for reply in replies)
+    with openai_client(server) as client:
+        result = run_loop(
+            lambda body: send(client, body),
+            start,
+            Toolbox((_LOOKUP, _FUNCTIONS["lookupCode"])),
+            codec=responses,
+        )
+
+    assert server.sent == by_hand.sent
+    assert result == history
+    assert check_transcript(result, target="responses") == []
