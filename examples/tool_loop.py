@@ -3,8 +3,10 @@
 A scripted stand-in for the model answers with OpenAI chat.completion
 response dicts: first one assistant turn asking for three tool calls at once
 (normal arguments, no arguments, and malformed JSON as real models sometimes
-send), then a final answer. The loop parses each response, runs real Python
-functions, answers every call by id, and prints the wire messages it would send.
+send), then a final answer. ``run_loop`` reads each response, runs the real
+Python functions of the toolbox (their schemas read from their signatures),
+answers every call by id (the malformed one with an error result the model can
+act on), and the transport prints the wire messages it would send.
 
 Run it with ``python examples/tool_loop.py``.
 """
@@ -12,16 +14,16 @@ Run it with ``python examples/tool_loop.py``.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
-from toolturns import ChatMessage, InvalidArguments, ToolCall
+from toolturns import ChatMessage, Toolbox, openai, run_loop
 
 # -- the tools: ordinary Python functions --------------------------------------
 
 
-def get_weather(city: str, unit: str = "celsius") -> dict[str, Any]:
+def get_weather(city: str, unit: Literal["celsius", "fahrenheit"] = "celsius") -> dict[str, Any]:
     """A stand-in forecast; a real tool would call a weather service."""
     temperature = {"Paris": 18, "Tokyo": 24}.get(city, 15)
     if unit == "fahrenheit":
@@ -39,12 +41,6 @@ def convert_currency(amount: float, source: str, target: str) -> dict[str, Any]:
     rate = {("EUR", "USD"): 1.08}.get((source, target), 1.0)
     return {"amount": round(amount * rate, 2), "currency": target}
 
-
-TOOLS: dict[str, Callable[..., Any]] = {
-    "get_weather": get_weather,
-    "get_time": get_time,
-    "convert_currency": convert_currency,
-}
 
 # -- the scripted model ---------------------------------------------------------
 
@@ -95,41 +91,29 @@ def scripted_model() -> Iterator[dict[str, Any]]:
 # -- the loop ------------------------------------------------------------------
 
 
-def run_tool(call: ToolCall) -> ChatMessage:
-    """Run one call and answer it; a bad call becomes an error result, not a crash."""
-    tool = TOOLS.get(call.name)
-    if tool is None:
-        return ChatMessage.tool_result(call.id, f"unknown tool {call.name!r}", is_error=True)
-    try:
-        arguments = call.arguments
-    except InvalidArguments as error:
-        # The model sent arguments that are not a JSON object: tell it so.
-        return ChatMessage.tool_result(call.id, f"invalid arguments: {error}", is_error=True)
-    try:
-        result = tool(**arguments)
-    except TypeError as error:  # wrong or missing argument names
-        return ChatMessage.tool_result(call.id, f"bad arguments: {error}", is_error=True)
-    text = result if isinstance(result, str) else json.dumps(result, ensure_ascii=False)
-    return ChatMessage.tool_result(call.id, text)
-
-
 def main() -> None:
     """Run the loop until the model answers without tool calls."""
-    messages = [
-        ChatMessage.system("You are a helpful assistant with tools."),
-        ChatMessage.user("What's the weather in Paris, the time, and 20 EUR in USD?"),
-    ]
     model = scripted_model()
-    for step in range(1, 10):
-        print(f"--- request {step}: the messages sent ---")
-        print(json.dumps([m.to_wire() for m in messages], indent=2, ensure_ascii=False))
-        reply = ChatMessage.from_dict(next(model)["choices"][0]["message"])
-        messages.append(reply)
-        if not reply.tool_calls:
-            print(f"--- final answer ---\n{reply.content}")
-            return
-        messages.extend(run_tool(call) for call in reply.tool_calls)
-    raise RuntimeError("the model never stopped calling tools")
+    sent = 0
+
+    def send(body: dict[str, Any]) -> dict[str, Any]:
+        """The transport: print what goes over the wire, answer with the model's next response."""
+        nonlocal sent
+        sent += 1
+        print(f"--- request {sent}: the messages sent ---")
+        print(json.dumps(body["messages"], indent=2, ensure_ascii=False))
+        return next(model)
+
+    history = run_loop(
+        send,
+        [
+            ChatMessage.system("You are a helpful assistant with tools."),
+            ChatMessage.user("What's the weather in Paris, the time, and 20 EUR in USD?"),
+        ],
+        Toolbox(get_weather, get_time, convert_currency),
+        codec=openai,
+    )
+    print(f"--- final answer ---\n{history[-1].content}")
 
 
 if __name__ == "__main__":
