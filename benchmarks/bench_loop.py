@@ -39,7 +39,7 @@ from typing import Any, TypedDict
 import bench_wire
 
 import toolturns
-from toolturns import ChatMessage, ToolCall, Toolbox, run_calls
+from toolturns import ChatMessage, Toolbox, ToolCall, run_calls
 
 # -- the tools: W1's three, typed as a user would type them --------------------------
 
@@ -108,7 +108,9 @@ def base_l1(calls: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     for call in calls:
         function = call["function"]
         value = FUNCTIONS[function["name"]](**json.loads(function["arguments"]))
-        content = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        content = (
+            value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        )
         results.append({"role": "tool", "content": content, "tool_call_id": call["id"]})
     return results
 
@@ -134,7 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     toolbox = Toolbox(search_flights, get_weather, translate)
     calls = turn.to_wire()["tool_calls"]
     check_same_output(turn, toolbox, calls)
-    row = bench_wire.Row("L1 3 calls -> run_calls -> 3 results", lambda: tt_l1(turn, toolbox), lambda: base_l1(calls))
+    row = bench_wire.Row(
+        "L1 3 calls -> run_calls -> 3 results", lambda: tt_l1(turn, toolbox), lambda: base_l1(calls)
+    )
 
     print(
         f"toolturns {toolturns.__version__}, Python {platform.python_version()} "

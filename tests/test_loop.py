@@ -145,7 +145,6 @@ def test_a_str_subclass_is_sent_as_a_plain_str() -> None:
 
 def test_a_tool_result_the_tool_built_answers_the_call_it_ran_for() -> None:
     """A returned tool result keeps its content, is_error and extra, with the call's id."""
-    built = ChatMessage.from_dict({"role": "tool", "tool_call_id": "anything", "content": "out", "weight": 0})
     built = ChatMessage.tool_result("anything", "it broke", is_error=True)
     result = _one(built)
     assert result == ChatMessage.tool_result("call_1", "it broke", is_error=True)
