@@ -6,6 +6,7 @@ import asyncio
 import pickle
 import threading
 import time
+import typing
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -634,3 +635,14 @@ def test_run_loop_refuses_bad_arguments_before_sending(call: Callable[[], object
     with pytest.raises(InvalidTranscript) as raised:
         call()
     assert str(raised.value) == message
+
+
+@pytest.mark.parametrize(
+    "function",
+    [Toolbox.__init__, run_calls, arun_calls, run_loop, arun_loop, LoopLimit.__init__],
+    ids=lambda function: function.__qualname__,
+)
+def test_the_loops_annotations_resolve_at_run_time(function: Callable[..., object]) -> None:
+    """typing.get_type_hints works on each public callable: every name it annotates with exists."""
+    hints = typing.get_type_hints(function)
+    assert "return" in hints

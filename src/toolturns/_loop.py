@@ -11,7 +11,7 @@ that is not a tool, a turn that is not a ``ChatMessage``) raises at once.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeAlias
 
 from ._content import PART_TYPES, ContentPart
 from ._errors import InvalidArguments, InvalidMessage, InvalidTool, InvalidTranscript, LoopLimit, describe
@@ -20,15 +20,21 @@ from ._message import ChatMessage, Role
 from ._tool import Tool
 from ._tool_call import ToolCall
 
-if TYPE_CHECKING:
-    from typing import TypeAlias
+#: What a toolbox holds: a function, or a tool with the callable that runs it.
+ToolEntry: TypeAlias = Callable[..., Any] | tuple[Tool, Callable[..., Any]]
 
-    from .providers import Codec
 
-    #: What a toolbox holds: a function, or a tool with the callable that runs it.
-    ToolEntry: TypeAlias = Callable[..., Any] | tuple[Tool, Callable[..., Any]]
+class LoopCodec(Protocol):
+    """What the loop needs of a wire: a codec module (``toolturns.openai``) has both verbs."""
 
-__all__ = ["Toolbox", "arun_calls", "arun_loop", "run_calls", "run_loop"]
+    def to_request(
+        self, messages: Sequence[ChatMessage], *, tools: Sequence[Tool] | None = None
+    ) -> dict[str, Any]: ...
+
+    def from_response(self, body: object) -> ChatMessage: ...
+
+
+__all__ = ["LoopCodec", "ToolEntry", "Toolbox", "arun_calls", "arun_loop", "run_calls", "run_loop"]
 
 
 class _Entry:
@@ -193,13 +199,11 @@ def _forwarded(call: ToolCall, result: ChatMessage) -> ChatMessage:
         )
     if result.tool_call_id == call.id:
         return result
-    # The tool cannot know the call's id: the result answers the call it ran for.
-    answer = ChatMessage.tool_result(call.id, result.content, is_error=result.is_error)
-    if result.extra:
-        import dataclasses
+    # The tool cannot know the call's id: the result answers the call it ran for,
+    # all else kept (its content, is_error, extra and provider data).
+    import dataclasses  # only this path needs it
 
-        answer = dataclasses.replace(answer, extra=result.extra)
-    return answer
+    return dataclasses.replace(result, tool_call_id=call.id)
 
 
 # -- all the calls of a turn ----------------------------------------------------------
@@ -384,7 +388,7 @@ def run_loop(
     history: Sequence[ChatMessage],
     toolbox: Toolbox,
     *,
-    codec: Codec | str,
+    codec: LoopCodec | str,
     max_steps: int = 10,
 ) -> list[ChatMessage]:
     """Ask the model, run the calls it makes, and ask again, until it answers without calls.
@@ -427,7 +431,7 @@ async def arun_loop(
     history: Sequence[ChatMessage],
     toolbox: Toolbox,
     *,
-    codec: Codec | str,
+    codec: LoopCodec | str,
     max_steps: int = 10,
     max_concurrency: int | None = None,
     timeout: float | None = None,
@@ -446,7 +450,7 @@ async def arun_loop(
     raise LoopLimit(max_steps, messages)
 
 
-def _start(history: object, codec: object, max_steps: object) -> tuple[Codec, list[ChatMessage]]:
+def _start(history: object, codec: object, max_steps: object) -> tuple[LoopCodec, list[ChatMessage]]:
     if type(max_steps) is not int or max_steps < 1:
         raise InvalidTranscript("max_steps", "must be an integer of at least 1", describe(max_steps))
     if not isinstance(history, (list, tuple)):
@@ -457,7 +461,7 @@ def _start(history: object, codec: object, max_steps: object) -> tuple[Codec, li
     return _codec(codec), list(history)
 
 
-def _codec(codec: object) -> Codec:
+def _codec(codec: object) -> LoopCodec:
     from .providers import PROVIDERS
 
     if isinstance(codec, str):
