@@ -138,17 +138,24 @@ def test_a_value_the_schema_refuses_names_the_rule(
     assert refusal(one(schema), {"x": value}) == ("x", rule, got)
 
 
-def test_any_of_names_each_branch_when_they_are_not_only_types() -> None:
-    """When no branch matches, each branch's own first violation is named, its path included."""
+def test_any_of_says_what_a_model_can_act_on() -> None:
+    """No branch matching: the types wanted; or the one branch of the value's type, its path; or each branch's."""
     checked = one({"anyOf": [{"type": "object", "required": ["city"]}, {"type": "string", "minLength": 2}]})
-    assert refusal(checked, {"x": {}}) == (
+    assert refusal(checked, {"x": 5}) == ("x", "must be an object or a string", "5")
+    assert refusal(checked, {"x": {}}) == ("x.city", "is required", None)
+    assert refusal(checked, {"x": "a"}) == ("x", "must be at least 2 characters long", "'a'")
+    typed = one({"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]})
+    assert refusal(typed, {"x": [9, "noon"]}) == ("x[1]", "must be an integer", "'noon'")
+    both = one(
+        {"anyOf": [{"type": "object", "required": ["city"]}, {"properties": {"a": {"type": "string"}}}]}
+    )
+    assert refusal(both, {"x": {"a": 1}}) == (
         "x",
-        "must match at least one of the schemas ([0] city: is required; [1] must be a string)",
+        "must match at least one of the schemas ([0] at city: is required; [1] at a: must be a string)",
         "dict",
     )
-    assert refusal(checked, {"x": "a"})[1] == (
-        "must match at least one of the schemas ([0] must be an object; [1] must be at least 2 characters long)"
-    )
+    nested = one({"anyOf": [{"anyOf": [{"type": "integer"}, {"type": "null"}]}, {"type": "boolean"}]})
+    assert refusal(nested, {"x": "a"}) == ("x", "must be an integer, null or a boolean", "'a'")
 
 
 def test_one_of_matching_no_branch_names_each() -> None:

@@ -512,7 +512,12 @@ def _object(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check:
 
 def _described(violation: Violation) -> str:
     path = violation.path()
-    return f"{path}: {violation.rule}" if path else violation.rule
+    return f"at {path}: {violation.rule}" if path else violation.rule
+
+
+def _wrong_kind(violation: Violation) -> bool:
+    """Whether a branch failed on the value's type itself (an integer where null was wanted)."""
+    return not violation.keys and bool(violation.kinds)
 
 
 def _any_of(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check:
@@ -527,17 +532,24 @@ def _any_of(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check:
                 failures.append(violation)
             else:
                 return
-        raise Violation(_none_matched(failures, "at least one"), describe(value))
+        raise _none_matched(failures, "at least one", value)
 
     return check
 
 
-def _none_matched(failures: list[Violation], how_many: str) -> str:
-    if all(not failure.keys and failure.kinds for failure in failures):
-        # The common case, a choice of types: "must be an integer or null".
-        return "must be " + _alternatives([kind for failure in failures for kind in failure.kinds])
+def _none_matched(failures: list[Violation], how_many: str, value: object) -> Violation:
+    """What to say when no branch matches: what a model can act on."""
+    kinds = [failure for failure in failures if not _wrong_kind(failure)]
+    if not kinds:
+        # A choice of types: "must be an integer or null".
+        wanted = [kind for failure in failures for kind in failure.kinds]
+        return Violation(f"must be {_alternatives(wanted)}", describe(value), kinds=wanted)
+    if len(kinds) == 1:
+        # One branch is of the value's type (a list where list[int] | None is
+        # wanted): its own violation says what is wrong, where (hours[1]).
+        return kinds[0]
     reasons = "; ".join(f"[{number}] {_described(failure)}" for number, failure in enumerate(failures))
-    return f"must match {how_many} of the schemas ({reasons})"
+    return Violation(f"must match {how_many} of the schemas ({reasons})", describe(value))
 
 
 def _one_of(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check:
@@ -554,7 +566,7 @@ def _one_of(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check:
             else:
                 matched.append(number)
         if not matched:
-            raise Violation(_none_matched(failures, "exactly one"), describe(value))
+            raise _none_matched(failures, "exactly one", value)
         if len(matched) > 1:
             raise Violation(
                 f"must match exactly one of the schemas (matches {_alternatives([f'[{n}]' for n in matched])})",
