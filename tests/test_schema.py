@@ -265,6 +265,12 @@ def test_a_value_too_deep_to_check_is_refused() -> None:
     assert refusal(checked, value) == ("", "is nested too deeply to check", "dict")
 
 
+def test_a_key_that_is_not_json_is_shown_by_its_repr() -> None:
+    """A mapping with a key JSON has no form for (a caller's, not a model's) still gets InvalidArguments."""
+    assert refusal(tool(additionalProperties=False), {(1, 2): 3})[0] == '["(1, 2)"]'
+    assert refusal(tool(additionalProperties=False), {7: 3})[0] == "[7]"
+
+
 def test_arguments_that_are_not_an_object() -> None:
     """Arguments must be an object: a list or text is refused as arguments."""
     assert refusal(tool(), [1]) == ("", "must be an object (the arguments by name)", "list")

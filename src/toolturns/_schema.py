@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -44,7 +45,8 @@ class Violation(Exception):
     def path(self) -> str:
         path = ""
         for key in reversed(self.keys):
-            path = join_key(path, key)
+            # A key of a mapping that is not JSON (a tuple) is shown by its repr.
+            path = join_key(path, key if isinstance(key, (str, int)) else repr(key))
         return path
 
     def error(self) -> InvalidArguments:
@@ -57,6 +59,7 @@ class Violation(Exception):
 # end (one per request) must not keep every schema it ever saw.
 _CACHE: dict[str, Check] = {}
 _CACHE_SIZE = 256
+_CACHE_LOCK = threading.Lock()  # for writers only: readers find a check, or compile one
 
 
 def validate(schema_text: str, arguments: object) -> None:
@@ -64,9 +67,10 @@ def validate(schema_text: str, arguments: object) -> None:
     check = _CACHE.get(schema_text)
     if check is None:
         check = compile_schema(decode(schema_text))
-        if len(_CACHE) >= _CACHE_SIZE:
-            del _CACHE[next(iter(_CACHE))]  # the oldest
-        _CACHE[schema_text] = check
+        with _CACHE_LOCK:
+            if len(_CACHE) >= _CACHE_SIZE:
+                del _CACHE[next(iter(_CACHE))]  # the oldest
+            _CACHE[schema_text] = check
     if not isinstance(arguments, Mapping):
         raise InvalidArguments("", "must be an object (the arguments by name)", describe(arguments))
     try:

@@ -415,11 +415,12 @@ class _Reader:
 
     def chooser(self, forms: list[tuple[dict[str, Any], Convert | None]]) -> Convert:
         """The converter of a union: that of the first member whose schema the value matches."""
-        matchers: list[Check] = []
+        compiled: list[list[Check] | None] = [None]  # compiled on first use: the root is finished by then
 
         def convert(value: object) -> Any:
-            if not matchers:  # compiled on first use: the root is finished by then
-                matchers.extend(compile_schema(self.root, schema) for schema, _ in forms)
+            matchers = compiled[0]
+            if matchers is None:  # two threads may both compile: each gets a whole list
+                matchers = compiled[0] = [compile_schema(self.root, schema) for schema, _ in forms]
             for matches, (_, member) in zip(matchers, forms, strict=True):
                 try:
                     matches(value)
