@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ._checks import lazy_pattern
@@ -173,6 +173,56 @@ class Tool:
         except InvalidTool as error:
             raise error.with_prefix(prefix) from None
 
+    @classmethod
+    def from_function(
+        cls, fn: Callable[..., object], *, name: str | None = None, description: str | None = None
+    ) -> Tool:
+        """The tool a Python function is: its name, its docstring's first paragraph, its type hints' schema.
+
+        Per-parameter descriptions come from ``Annotated[T, "..."]`` or the
+        docstring's Google, NumPy or Sphinx section; docs/tools.md has the
+        table of types.
+
+        >>> def get_weather(city: str, days: int = 1) -> str:
+        ...     '''The weather in a city.
+        ...
+        ...     Args:
+        ...         city: The city's name.
+        ...     '''
+        ...     return "sunny"
+        >>> Tool.from_function(get_weather)
+        Tool(name='get_weather', description='The weather in a city.', parameters={'type': 'object', 'properties': {'city': {'type': 'string', 'description': "The city's name."}, 'days': {'type': 'integer', 'default': 1}}, 'required': ['city'], 'additionalProperties': False})
+
+        Raises:
+            InvalidTool: a parameter has no JSON form (``*args``, no annotation,
+                a type such as ``bytes``), naming it: ``parameters.when``.
+        """
+        from ._signature import Signature  # imported on first use: it imports inspect
+
+        return Signature(fn, name=name, description=description).tool
+
+    def validate(self, arguments: Mapping[str, object]) -> None:
+        """Check decoded arguments against ``parameters``, with JSON Schema's semantics.
+
+        The subset of JSON Schema tool parameters use (docs/tools.md lists the
+        keywords checked and those ignored). The schema is compiled once per
+        schema, so checking many calls of one tool is cheap.
+
+        >>> tool = Tool("get_weather", parameters={"type": "object",
+        ...     "properties": {"days": {"type": "array", "items": {"type": "integer"}}}})
+        >>> tool.validate({"days": [1, 2.0]})
+        >>> tool.validate({"days": [1, True]})
+        Traceback (most recent call last):
+        ...
+        toolturns.InvalidArguments: days[1]: must be an integer, got True
+
+        Raises:
+            InvalidArguments: the first value that breaks a rule, its path in
+                the arguments (``trip.stops[0].city``).
+            InvalidTool: the schema itself is not one (``"minimum": "3"``).
+        """
+        _validate(self.parameters_json, arguments)
+
     def __setstate__(self, state: object) -> None:
         # Unpickling (and copy): the fields in order, as the dataclass pickles
         # them (0.1.0's had no strict or extra), checked as the constructor checks them.
@@ -230,6 +280,19 @@ def _schema_text(parameters: object) -> str:
 
 
 _FIELDS = slot_names(Tool)
+
+
+def _first_validate(schema_text: str, arguments: object) -> None:
+    # _schema is imported when a tool first validates (most programs never do);
+    # from then on _validate is its function, with no import on the way.
+    global _validate
+    from ._schema import validate
+
+    _validate = validate
+    validate(schema_text, arguments)
+
+
+_validate: Callable[[str, object], None] = _first_validate
 
 
 def _pickled_schema(text: object) -> Mapping[str, Any] | None:
