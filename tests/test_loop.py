@@ -646,3 +646,14 @@ def test_the_loops_annotations_resolve_at_run_time(function: Callable[..., objec
     """typing.get_type_hints works on each public callable: every name it annotates with exists."""
     hints = typing.get_type_hints(function)
     assert "return" in hints
+
+
+def test_a_function_with_no_tool_form_is_refused_at_its_position() -> None:
+    """The toolbox says which entry could not be described, and why."""
+
+    def takes_anything(*args: str) -> str:
+        return ""
+
+    with pytest.raises(InvalidTool) as raised:
+        Toolbox(_weather, takes_anything)
+    assert raised.value.path.startswith("[1].")

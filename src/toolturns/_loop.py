@@ -232,7 +232,7 @@ def run_calls(turn: ChatMessage, toolbox: Toolbox) -> list[ChatMessage]:
     >>> turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "add", {"a": 2, "b": 3}),
     ...                                           ToolCall("call_2", "add", {"a": 2})])
     >>> [(result.content, result.is_error) for result in run_calls(turn, Toolbox(add))]
-    [('5', False), ("add was not run: its arguments do not match its schema: b: is required", True)]
+    [('5', False), ('add was not run: its arguments do not match its schema: b: is required', True)]
     """
     calls = _calls(turn)
     box = _toolbox(toolbox)
@@ -353,12 +353,7 @@ async def _arun(
     scope = asyncio.timeout(timeout)
     try:
         async with scope:
-            if entry.is_async:
-                value = await entry.function(**keywords)
-            else:
-                value = await asyncio.to_thread(entry.function, **keywords)
-                if _awaitable(value):
-                    value = await value
+            value = await _called(entry, keywords)
     except TimeoutError as error:
         if scope.expired():
             return _failed(call, f"{call.name} did not finish within {timeout:g} seconds")
@@ -366,6 +361,16 @@ async def _arun(
     except Exception as error:
         return _raised(call, error)
     return _answer(call, value)
+
+
+async def _called(entry: _Entry, keywords: dict[str, Any]) -> Any:
+    """What the tool returns: an async one awaited here, a sync one run in a worker thread."""
+    import asyncio
+
+    if entry.is_async:
+        return await entry.function(**keywords)
+    value = await asyncio.to_thread(entry.function, **keywords)
+    return await value if _awaitable(value) else value
 
 
 def _check_concurrency(value: object) -> None:
