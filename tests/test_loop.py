@@ -657,3 +657,11 @@ def test_a_function_with_no_tool_form_is_refused_at_its_position() -> None:
     with pytest.raises(InvalidTool) as raised:
         Toolbox(_weather, takes_anything)
     assert raised.value.path.startswith("[1].")
+
+
+def test_a_tool_whose_schema_is_not_one_is_refused_by_the_toolbox() -> None:
+    """A broken schema (an MCP server's, say) is the toolbox's error when it is built, not an answer later."""
+    broken = Tool("get_weather", parameters={"type": "object", "properties": {"days": {"minimum": "3"}}})
+    with pytest.raises(InvalidTool) as raised:
+        Toolbox((Tool("get_time"), str), (broken, _weather))
+    assert raised.value.path.startswith("[1][0].parameters.properties.days.minimum")

@@ -40,7 +40,7 @@ __all__ = ["LoopCodec", "ToolEntry", "Toolbox", "arun_calls", "arun_loop", "run_
 class _Entry:
     """One tool of a toolbox: its definition, the callable, and how to call it."""
 
-    __slots__ = ("bind", "function", "is_async", "tool")
+    __slots__ = ("bind", "function", "is_async", "tool", "validate")
 
     def __init__(
         self,
@@ -48,7 +48,12 @@ class _Entry:
         function: Callable[..., Any],
         bind: Callable[[dict[str, Any]], dict[str, Any]] | None,
     ) -> None:
+        from ._schema import validator  # loaded with the first toolbox: import toolturns stays light
+
         self.tool = tool
+        # Compiled now: a schema that is not one (an MCP server's, say) is the
+        # toolbox's error when it is built, not an answer to the model later.
+        self.validate = validator(tool.parameters_json)
         self.function = function
         # None for a (Tool, callable) pair: the callable gets the decoded
         # arguments as they are, its Tool being the caller's own description.
@@ -105,7 +110,10 @@ def _entry(given: object, path: str) -> _Entry:
     if isinstance(given, tuple):
         if len(given) != 2 or not isinstance(given[0], Tool) or not callable(given[1]):
             raise InvalidTool(path, "must be a function or a (Tool, callable) pair", describe(given))
-        return _Entry(given[0], given[1], None)
+        try:
+            return _Entry(given[0], given[1], None)
+        except InvalidTool as error:
+            raise error.with_prefix(f"{path}[0]") from None
     if not callable(given) or isinstance(given, type):
         raise InvalidTool(path, "must be a function or a (Tool, callable) pair", describe(given))
     from ._signature import Signature  # inspect and typing's hints: loaded with the first function
@@ -160,7 +168,7 @@ def _prepare(toolbox: Toolbox, call: ToolCall) -> tuple[_Entry, dict[str, Any]] 
     except InvalidArguments as error:
         return _failed(call, f"{call.name} was not run: its arguments are not a JSON object: {error.reason}")
     try:
-        entry.tool.validate(arguments)
+        entry.validate(arguments)
         keywords = arguments if entry.bind is None else entry.bind(arguments)
     except InvalidArguments as error:
         return _failed(call, f"{call.name} was not run: its arguments do not match its schema: {error}")
