@@ -245,6 +245,16 @@ def test_a_call_id_of_two_turns_pairs_results_in_place_and_leaves_the_rest() -> 
         "late_result",
     ]
 
+    # Once every call of that id is answered right after its turn, a result away from them is surplus.
+    surplus = [R1, ASK, first, R1, AGAIN, second, R1, R2, ANSWER, R1]
+    repaired = repair(surplus)
+    assert repaired.messages == [ASK, first, R1, AGAIN, second, R1, R2, ANSWER]
+    assert [str(action) for action in repaired.actions] == [
+        f"messages[{index}]: {code}: removed a result for call 'call_1': every call of that id "
+        "(messages[2], messages[5]) is answered right after its turn"
+        for index, code in ((0, "result_before_call"), (9, "duplicate_result"))
+    ]
+
     # A call of that id with no result anywhere was simply not run.
     unanswered = [ASK, first, AGAIN, second, R2]
     assert repair(unanswered).messages == [

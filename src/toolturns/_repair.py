@@ -152,7 +152,7 @@ class _Repair:
         self.in_place: dict[int, dict[str, int]] = {}
         # Where the results right after each call turn end (the turn itself when none follow).
         self.run_end: dict[int, int] = {}
-        # Unambiguous call id -> its results away from its turn, with the code check_transcript gives each.
+        # Call id -> its results away from its turns, with the code check_transcript gives each.
         self.separated: dict[str, list[tuple[int, str]]] = {}
         # Ambiguous call ids of which a result away from every turn stays.
         self.stranded: set[str] = set()
@@ -162,7 +162,7 @@ class _Repair:
 
     def repaired(self) -> Repaired:
         self.pair()
-        if not self.separated and not self.dropped and not self.stranded and self.all_answered():
+        if not self.separated and not self.dropped and self.all_answered():
             return Repaired(list(self.turns), ())  # the common case: nothing to repair
         self.place_separated()
         added = self.answer_the_rest()
@@ -215,27 +215,22 @@ class _Repair:
                 answered.add(call_id)
             else:
                 code = "orphan_result" if made else "result_before_call"
-            owners = self.owners.get(call_id)
-            if owners is None:
-                self.actions.append(
-                    RepairAction(
-                        index, code, f"removed the result for call {describe(call_id)}, which answers no call"
-                    )
-                )
-                self.dropped[index] = self.actions[-1]
-            elif len(owners) > 1:
-                self.stranded.add(call_id)  # which of the turns' calls it answers would be a guess
-            else:
+            if call_id in self.owners:
                 self.separated.setdefault(call_id, []).append((index, code))
+            else:
+                self.remove(
+                    index, code, f"removed the result for call {describe(call_id)}, which answers no call"
+                )
 
     def drop(self, index: int, code: str, call_id: str, answer: int) -> None:
-        self.actions.append(
-            RepairAction(
-                index,
-                code,
-                f"removed a second result for call {describe(call_id)}, which messages[{answer}] answers",
-            )
+        self.remove(
+            index,
+            code,
+            f"removed a second result for call {describe(call_id)}, which messages[{answer}] answers",
         )
+
+    def remove(self, index: int, code: str, did: str) -> None:
+        self.actions.append(RepairAction(index, code, did))
         self.dropped[index] = self.actions[-1]
 
     def place_separated(self) -> None:
@@ -243,7 +238,11 @@ class _Repair:
         right after the turn, else the first after the turn (as check_transcript pairs it), else
         the first one before."""
         for call_id, results in self.separated.items():
-            (owner,) = self.owners[call_id]
+            owners = self.owners[call_id]
+            if len(owners) > 1:
+                self.place_shared(call_id, owners, results)
+                continue
+            (owner,) = owners
             answer = self.in_place[owner].get(call_id)
             if answer is None:
                 after = [result for result in results if result[0] > owner]
@@ -262,6 +261,21 @@ class _Repair:
             for index, code in results:
                 if index != answer:
                     self.drop(index, code, call_id, answer)
+
+    def place_shared(self, call_id: str, owners: list[int], results: list[tuple[int, str]]) -> None:
+        """Results away from the turns whose calls share their id: surplus when each of those calls
+        is answered right after its turn; else which call they answer would be a guess, so they stay."""
+        if any(call_id not in self.in_place[owner] for owner in owners):
+            self.stranded.add(call_id)
+            return
+        turns = ", ".join(f"messages[{owner}]" for owner in owners)
+        for index, code in results:
+            self.remove(
+                index,
+                code,
+                f"removed a result for call {describe(call_id)}: every call of that id ({turns}) "
+                "is answered right after its turn",
+            )
 
     def answer_the_rest(self) -> dict[int, list[ChatMessage]]:
         """Per call turn, its results moved back and added, in call order."""
