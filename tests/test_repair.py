@@ -98,6 +98,9 @@ def test_a_pending_call_turn_stays_unless_allow_pending_is_false() -> None:
     assert repaired.messages == [ASK, CALLS, not_run("call_1"), not_run("call_2"), not_run("call_3")]
     assert actions(pending, allow_pending=False) == [(1, "unanswered_call")] * 3
     assert check_transcript(repaired.messages, allow_pending=False) == []
+    # Repairing the rest leaves it waiting.
+    orphan = ChatMessage.tool_result("call_9", "lost")
+    assert repair([orphan, ASK, CALLS]).messages == pending
     # Only the last message is pending: an earlier call turn is answered either way.
     assert repair([ASK, CALLS, AGAIN]).messages == [
         ASK,

@@ -4,6 +4,7 @@ and nothing a caller gave is lost but the results an action says were removed.""
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Sequence
 
@@ -43,7 +44,9 @@ def broken(draw: st.DrawFn, loops: st.SearchStrategy[list[ChatMessage]]) -> list
             if kind == "drop":
                 del messages[chosen]
             elif kind == "repeat":
-                messages.insert(somewhere, messages[chosen])
+                messages.insert(
+                    somewhere, copy.copy(messages[chosen])
+                )  # its own object: told apart by identity
             else:
                 messages.insert(somewhere, messages.pop(chosen))
     return messages
@@ -100,12 +103,11 @@ def assert_repair_invariants(messages: list[ChatMessage], repaired: Repaired, al
     # Each action names a problem check_transcript reported at that index of the input: but for the
     # calls of a pending last turn that a result was moved into, which were then waiting no longer.
     reported = {(p.index, p.code) for p in check_transcript(messages, allow_pending=allow_pending)}
-    last = len(messages) - 1
+    last = f"right after its call turn, messages[{len(messages) - 1}]"
+    completed = any(action.did.endswith(last) for action in repaired.actions)
     for action in repaired.actions:
-        assert (action.index, action.code) in reported or (action.index, action.code) == (
-            last,
-            "unanswered_call",
-        )
+        assert (action.index, action.code) in reported or (completed and action.code == "unanswered_call")
+    assert_results_placed(messages, after)
     # Nothing lost: the input's messages, in order, less the results removed, and added results saying
     # the tool was not run; non-results keep their order.
     removed = {action.index for action in repaired.actions if action.did.startswith("removed")}
@@ -118,6 +120,30 @@ def assert_repair_invariants(messages: list[ChatMessage], repaired: Repaired, al
     assert list(repaired.actions) == sorted(repaired.actions, key=lambda action: action.index)
     # Repairing again does nothing.
     assert repair(after, allow_pending=allow_pending) == Repaired(after, ())
+
+
+def runs(messages: Sequence[ChatMessage]) -> list[tuple[ChatMessage | None, list[ChatMessage]]]:
+    """Each message but a result, with the results right after it (None: the results first)."""
+    found: list[tuple[ChatMessage | None, list[ChatMessage]]] = [(None, [])]
+    for message in messages:
+        if message.role is Role.TOOL:
+            found[-1][1].append(message)
+        else:
+            found.append((message, []))
+    return found
+
+
+def assert_results_placed(messages: Sequence[ChatMessage], after: Sequence[ChatMessage]) -> None:
+    """After each turn: the results that were there and stay, in their order, then the results moved
+    there and added, in the order of the turn's calls."""
+    for (turn, was), (same, now) in zip(runs(messages), runs(after), strict=True):
+        assert turn is same
+        stayed = [result for result in was if any(result is kept for kept in now)]
+        assert all(a is b for a, b in zip(now, stayed, strict=False))
+        if turn is not None and turn.tool_calls and len(now) > len(stayed):
+            order = [call.id for call in turn.tool_calls]
+            placed = [order.index(str(result.tool_call_id)) for result in now[len(stayed) :]]
+            assert placed == sorted(placed)
 
 
 @given(ANY, st.booleans())
