@@ -85,8 +85,10 @@ def repair(messages: Sequence[object], *, allow_pending: bool = True) -> Repaire
     guessing stays as it is, and ``check_transcript`` still reports it: a call
     id used by calls of two turns (``duplicate_call_id``: a result away from
     both turns could answer either, so it stays, and so does a call of that id
-    such a result could answer), and a result whose ``name`` is not its call's
-    (``result_name_mismatch``: which of the two is wrong?).
+    such a result could answer; it goes only as a surplus, when each call of
+    the id is answered right after its turn), and a result whose ``name`` is
+    not its call's (``result_name_mismatch``: which of the two is wrong?).
+    docs/transcripts.md ("Repair, only when asked") says what it never does.
 
     Args:
         messages: ``ChatMessage`` values or OpenAI-shape message dicts (read

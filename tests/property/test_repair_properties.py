@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolturns import ChatMessage, Problem, Repaired, Role, ToolCall, check_transcript, repair
+from toolturns import ChatMessage, MessageError, Problem, Repaired, Role, ToolCall, check_transcript, repair
 from toolturns._repair import NOT_RUN
 from toolturns.providers import PROVIDERS
 
@@ -180,3 +180,14 @@ def test_clean_for_a_target_stays_clean(messages: list[ChatMessage], target: str
     repaired = repair(messages)
     assert repaired == Repaired(messages, ())
     assert check_transcript(repaired.messages, target=target) == problems
+
+
+@given(st.one_of(s.arbitrary_json(), st.lists(s.arbitrary_json(max_leaves=6), max_size=4)), st.booleans())
+def test_any_input_gives_a_repair_or_one_of_our_errors(value: object, allow_pending: bool) -> None:
+    """Anything json.loads gives, as the transcript or as its messages: only toolturns' errors escape."""
+    try:
+        repaired = repair(value, allow_pending=allow_pending)  # type: ignore[arg-type]
+    except MessageError:
+        return
+    assert isinstance(value, list)
+    assert repair([ChatMessage.from_dict(item) for item in value], allow_pending=allow_pending) == repaired
