@@ -17,6 +17,7 @@ from ._errors import (
     MessageError,
 )
 from ._message import ChatMessage, Role
+from ._repair import RepairAction, Repaired, repair
 from ._stream import PartialToolCall, StreamSnapshot, parse_sse
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -37,6 +38,8 @@ __all__ = (
     "MessageError",
     "PartialToolCall",
     "Problem",
+    "RepairAction",
+    "Repaired",
     "Role",
     "StreamSnapshot",
     "TextPart",
@@ -45,6 +48,7 @@ __all__ = (
     "__version__",
     "check_transcript",
     "parse_sse",
+    "repair",
     "trim",
 )
 
@@ -66,6 +70,8 @@ for _public in (
     MessageError,
     PartialToolCall,
     Problem,
+    RepairAction,
+    Repaired,
     Role,
     StreamSnapshot,
     TextPart,
@@ -73,6 +79,7 @@ for _public in (
     ToolCall,
     check_transcript,
     parse_sse,
+    repair,
     trim,
 ):
     _public.__module__ = __name__
