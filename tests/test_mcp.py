@@ -93,6 +93,12 @@ def test_a_definition_without_input_schema_is_refused() -> None:
     assert message.startswith("inputSchema: is required (MCP: 'A JSON Schema object defining")
 
 
+def test_a_whole_list_tools_result_is_refused_saying_to_read_each_tool() -> None:
+    listed = {"tools": [{"name": "get_time", "inputSchema": SCHEMA}], "nextCursor": "page-2"}
+    message = refused(InvalidTool, lambda: mcp.tool(listed))
+    assert message.startswith("must be one tools/list entry, not the whole ListToolsResult: ")
+
+
 @pytest.mark.parametrize("key", ["parameters", "input_schema", "function", "strict", "type"])
 def test_a_key_of_another_tool_shape_is_refused_not_read(key: str) -> None:
     """Tool.from_dict would read an OpenAI or Anthropic definition; mcp.tool reads MCP's only."""

@@ -35,18 +35,18 @@ __all__ = ["tool", "tool_result"]
 # -- the specification's words (https://modelcontextprotocol.io/specification/2025-11-25/schema) ----
 
 #: Tool.inputSchema: "A JSON Schema object defining the expected parameters for the tool." (required)
-INPUT_SCHEMA = "A JSON Schema object defining the expected parameters for the tool."
+_INPUT_SCHEMA = "A JSON Schema object defining the expected parameters for the tool."
 #: CallToolResult.content: "A list of content objects that represent the unstructured result of
 #: the tool call." (required)
-CONTENT = "A list of content objects that represent the unstructured result of the tool call."
+_CONTENT = "A list of content objects that represent the unstructured result of the tool call."
 #: CallToolResult.structuredContent.
-STRUCTURED_CONTENT = "An optional JSON object that represents the structured result of the tool call."
+_STRUCTURED_CONTENT = "An optional JSON object that represents the structured result of the tool call."
 #: The five members of MCP's ``ContentBlock`` union.
-CONTENT_BLOCKS = ("text", "image", "audio", "resource", "resource_link")
+_CONTENT_BLOCKS = ("text", "image", "audio", "resource", "resource_link")
 #: resultType (the 2026-07-28 revision, as the SDK's mcp_types documents it): "'complete' means
 #: the result is final; 'input_required' means it is an InputRequiredResult ... Absent
 #: resultType is equivalent to 'complete'."
-COMPLETE = "complete"
+_COMPLETE = "complete"
 
 # The keys other tool shapes give a meaning that MCP's Tool does not have: Tool.from_dict would
 # read them (OpenAI's function and strict, the other shapes' schemas), so an MCP reader that met
@@ -84,6 +84,13 @@ def tool(definition: object) -> Tool:
     toolturns.InvalidTool: parameters: is not a key of an MCP tool (its schema is inputSchema): read other tool shapes with Tool.from_dict, got dict
     """
     data = _object(definition, "", InvalidTool)
+    if "tools" in data and "name" not in data:
+        raise InvalidTool(
+            "",
+            "must be one tools/list entry, not the whole ListToolsResult: read each of its tools "
+            "([mcp.tool(t) for t in result.tools]; the result's nextCursor says if more pages follow)",
+            describe(definition),
+        )
     for key in _OTHER_SHAPES:
         if key in data:
             raise InvalidTool(
@@ -93,7 +100,7 @@ def tool(definition: object) -> Tool:
             )
     if data.get("inputSchema") is None:
         raise InvalidTool(
-            "inputSchema", f"is required (MCP: {INPUT_SCHEMA!r})", describe(data.get("inputSchema"))
+            "inputSchema", f"is required (MCP: {_INPUT_SCHEMA!r})", describe(data.get("inputSchema"))
         )
     return Tool.from_dict(data)
 
@@ -127,7 +134,7 @@ def tool_result(tool_call_id: str, result: object) -> ChatMessage:
     blocks = data.get("content")
     if not isinstance(blocks, (list, tuple)):
         raise InvalidMessage(
-            "content", f"is required, a list of content blocks (MCP: {CONTENT!r})", describe(blocks)
+            "content", f"is required, a list of content blocks (MCP: {_CONTENT!r})", describe(blocks)
         )
     parts = [_part(block, index) for index, block in enumerate(blocks)]
     is_error = data.get("isError")
@@ -152,7 +159,7 @@ def _object(value: object, path: str, error: ErrorFactory) -> Mapping[Any, Any]:
 
 
 def _check_final(kind: object) -> None:
-    if kind is not None and kind != COMPLETE:
+    if kind is not None and kind != _COMPLETE:
         raise InvalidMessage(
             "resultType",
             "must be 'complete' or absent: only a final result answers a call (resolve an "
@@ -168,7 +175,7 @@ def _kept_of_result(data: Mapping[Any, Any], parts: list[ContentPart]) -> dict[s
     structured = data.get("structuredContent")
     if structured is not None and not isinstance(structured, Mapping):
         raise InvalidMessage(
-            "structuredContent", f"must be an object (MCP: {STRUCTURED_CONTENT!r})", describe(structured)
+            "structuredContent", f"must be an object (MCP: {_STRUCTURED_CONTENT!r})", describe(structured)
         )
     rest = _json_of(data, _MODELLED)
     if not parts and structured is not None:
@@ -195,7 +202,7 @@ def _part(block: object, index: int) -> ContentPart:
         kind = data.get("type")
         read = _READERS.get(kind) if isinstance(kind, str) else None
         if read is None:
-            shown = ", ".join(repr(name) for name in CONTENT_BLOCKS)
+            shown = ", ".join(repr(name) for name in _CONTENT_BLOCKS)
             raise InvalidMessage("type", f"must be one of MCP's content blocks ({shown})", describe(kind))
         return read(data)
 
