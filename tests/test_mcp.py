@@ -234,7 +234,7 @@ BlobPart = Callable[[dict[str, Any]], Any]
         (
             "application/pdf",
             PDF,
-            lambda kept: FilePart(data=PDF, media_type="application/pdf", provider_data=kept),
+            lambda kept: FilePart(data=PDF, media_type="application/pdf", filename="r", provider_data=kept),
         ),
         ("image/png", PNG, lambda kept: ImagePart(data=PNG, media_type="image/png", provider_data=kept)),
         ("audio/wav", WAV, lambda kept: AudioPart(data=WAV, format="wav", provider_data=kept)),
@@ -245,6 +245,27 @@ def test_an_embedded_blob_is_the_part_its_media_type_says(mime_type: str, data: 
     message = mcp.tool_result("call_1", result({"type": "resource", "resource": resource}))
     kept = {"mcp": {"type": "resource", "resource": {"uri": "file:///r", "mimeType": mime_type}}}
     assert message.content == (part(kept),)
+
+
+@pytest.mark.parametrize(
+    ("uri", "filename"),
+    [
+        ("file:///report/report.pdf", "report.pdf"),
+        ("https://example.com/files/Q3%20report.pdf?v=2#page=1", "Q3 report.pdf"),
+        ("https://example.com/", None),
+        ("test://report", None),
+        ("http://[::1/report.pdf", None),
+        (None, None),
+    ],
+)
+def test_an_embedded_files_name_is_the_last_segment_of_its_uri(uri: Any, filename: Any) -> None:
+    """OpenAI needs a filename beside a file's data: the uri's path names the file (the uri is kept)."""
+    resource = {"uri": uri, "mimeType": "application/pdf", "blob": PDF}
+    content = mcp.tool_result("call_1", result({"type": "resource", "resource": resource})).content
+    assert isinstance(content, tuple)
+    (part,) = content
+    assert isinstance(part, FilePart)
+    assert part.filename == filename
 
 
 def test_a_resource_link_is_its_json_text_and_is_kept_whole() -> None:
@@ -438,7 +459,9 @@ def check_server(tools: list[Tool], answers: list[ChatMessage]) -> None:
     notes, pdf, link = report
     assert notes == TextPart("Sunny.", provider_data=notes.provider_data)
     assert notes.provider_data["mcp"]["resource"]["uri"] == "file:///report/notes.txt"
-    assert pdf == FilePart(data=PDF, media_type="application/pdf", provider_data=pdf.provider_data)
+    assert pdf == FilePart(
+        data=PDF, media_type="application/pdf", filename="report.pdf", provider_data=pdf.provider_data
+    )
     assert isinstance(link, TextPart)
     assert json.loads(link.text)["uri"] == "file:///report/data.csv"
     failed = answer["find_city"]

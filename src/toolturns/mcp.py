@@ -282,7 +282,7 @@ def _resource(block: Mapping[Any, Any]) -> ContentPart:
             kept = _kept(block, ("type", "resource"), type="resource", resource=_json_of(resource, ("text",)))
             return TextPart(text, provider_data=kept)
         kept = _kept(block, ("type", "resource"), type="resource", resource=_json_of(resource, ("blob",)))
-        return _blob_part(blob, resource.get("mimeType"), kept)
+        return _blob_part(blob, resource.get("mimeType"), _filename(resource.get("uri")), kept)
 
 
 def _json_of(data: Mapping[Any, Any], modelled: Collection[str]) -> dict[str, JSON]:
@@ -294,7 +294,7 @@ def _json_of(data: Mapping[Any, Any], modelled: Collection[str]) -> dict[str, JS
     }
 
 
-def _blob_part(blob: Any, media_type: Any, kept: dict[str, JSON] | None) -> ContentPart:
+def _blob_part(blob: Any, media_type: Any, filename: str | None, kept: dict[str, JSON] | None) -> ContentPart:
     """The part a blob of ``media_type`` is: an image, audio, or any other file (each checks its values)."""
     top = media_type.partition("/")[0].lower() if isinstance(media_type, str) else None
     with _renamed("data", "blob"), _renamed("media_type", "mimeType"):
@@ -302,7 +302,25 @@ def _blob_part(blob: Any, media_type: Any, kept: dict[str, JSON] | None) -> Cont
             return ImagePart(data=blob, media_type=media_type, provider_data=kept)
         if top == "audio":
             return AudioPart(data=blob, format=_audio_format(media_type, "mimeType"), provider_data=kept)
-        return FilePart(data=blob, media_type=media_type, provider_data=kept)
+        return FilePart(data=blob, media_type=media_type, filename=filename, provider_data=kept)
+
+
+def _filename(uri: object) -> str | None:
+    """The last segment of ``uri``'s path, decoded: the name of the file there (None without one).
+
+    MCP gives an embedded blob a ``uri`` and no name, and OpenAI needs a filename beside a
+    file's data; the uri itself is kept in provider_data.
+    """
+    if not isinstance(uri, str):
+        return None
+    # Imported here, for a blob only: urllib.parse costs import time every other use would pay.
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        path = urlsplit(uri).path
+    except ValueError:  # a malformed authority ("http://[::1/a"): no path to name the file
+        return None
+    return unquote(path.rpartition("/")[2]) or None
 
 
 def _link(block: Mapping[Any, Any]) -> ContentPart:

@@ -133,6 +133,19 @@ def test_tool_of_any_json_raises_only_message_error(definition: Any) -> None:
     assert isinstance(tool, Tool)
 
 
+_TOOL_KEYS = st.sampled_from(
+    ["title", "annotations", "outputSchema", "icons", "execution", "_meta", "x-note"]
+)
+
+
+@given(st.dictionaries(_TOOL_KEYS, s.json_values(deep=False), max_size=4))
+def test_nothing_a_valid_definition_holds_is_lost(others: dict[str, Any]) -> None:
+    """Every key beyond name, description and inputSchema is in the tool's extra, as given."""
+    tool = mcp.tool({"name": "get_weather", "inputSchema": {"type": "object"}, **others})
+    expected = {key: value for key, value in others.items() if not s.carries_nothing(value)}
+    assert _same(dict(tool.extra), expected)
+
+
 @given(st.lists(_blocks(_OTHERS), min_size=1, max_size=4), _OTHERS)
 def test_nothing_a_valid_result_holds_is_lost(blocks: list[dict[str, Any]], others: dict[str, Any]) -> None:
     """Each block is one part, its keys beyond what the part holds in its provider_data["mcp"]; the
