@@ -32,6 +32,8 @@ from toolturns import (
     InvalidTool,
     PartialToolCall,
     Problem,
+    RepairAction,
+    Repaired,
     StreamSnapshot,
     TextPart,
     Tool,
@@ -115,6 +117,17 @@ SHAPES: dict[type, tuple[tuple[bool, bool, bool], tuple[tuple[str, str, str, boo
             ("message", "str", "field", True),
         ),
     ),
+    RepairAction: (
+        (True, True, True),
+        (("index", "int", "field", True), ("code", "str", "field", True), ("did", "str", "field", True)),
+    ),
+    Repaired: (
+        (True, True, True),
+        (
+            ("messages", "list[ChatMessage]", "field", True),
+            ("actions", "tuple[RepairAction, ...]", "field", True),
+        ),
+    ),
     PartialToolCall: (
         (True, True, True),
         (
@@ -145,6 +158,11 @@ VALUES: dict[type, tuple[Any, dict[str, Any]]] = {
     ChatMessage: (ChatMessage("user", "hi", name="ann", extra={"weight": 1}), {"content": "bye"}),
     Tool: (Tool("get_time", "Now", {"type": "object", "properties": {}}, strict=True), {"name": "get_date"}),
     Problem: (Problem(2, "messages[2]", "orphan_result", "answers no call"), {"index": None}),
+    RepairAction: (RepairAction(1, "orphan_result", "removed it"), {"did": "moved it"}),
+    Repaired: (
+        Repaired([ChatMessage.user("hi")], (RepairAction(1, "orphan_result", "removed it"),)),
+        {"actions": ()},
+    ),
     PartialToolCall: (PartialToolCall("call_1", "get_time", '{"tz'), {"arguments_json": '{"tz": 1}'}),
     StreamSnapshot: (
         StreamSnapshot("Let me", (PartialToolCall("c", None, ""),), None),
@@ -157,19 +175,19 @@ CLASSES = list(SHAPES)
 
 def _plain(value: object) -> object:
     # What asdict() makes of a field's value: a dict of a dataclass value, in tuples too.
-    if isinstance(value, tuple):
-        return tuple(_plain(item) for item in value)
-    if isinstance(value, PartialToolCall):
-        return {"id": value.id, "name": value.name, "arguments_json": value.arguments_json}
+    if isinstance(value, (tuple, list)):
+        return type(value)(_plain(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):  # ChatMessage, RepairAction...
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
     return value
 
 
 def _tupled(value: object) -> object:
     # What astuple() makes of a field's value.
-    if isinstance(value, tuple):
-        return tuple(_tupled(item) for item in value)
-    if isinstance(value, PartialToolCall):
-        return (value.id, value.name, value.arguments_json)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_tupled(item) for item in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return tuple(_tupled(getattr(value, f.name)) for f in dataclasses.fields(value))
     return value
 
 
@@ -224,7 +242,11 @@ def test_values_behave_as_dataclass_values(cls: type) -> None:
     fields = dataclasses.fields(value)
     assert dataclasses.asdict(value) == {f.name: _plain(getattr(value, f.name)) for f in fields}
     assert dataclasses.astuple(value) == tuple(_tupled(getattr(value, f.name)) for f in fields)
-    assert hash(copy.copy(value)) == hash(value)
+    if cls is Repaired:  # its messages are a list, so it is unhashable, as the dataclass would be
+        with pytest.raises(TypeError, match="unhashable"):
+            hash(value)
+    else:
+        assert hash(copy.copy(value)) == hash(value)
     assert copy.deepcopy(value) == value
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         assert pickle.loads(pickle.dumps(value, protocol)) == value

@@ -19,6 +19,7 @@ from ._errors import (
 )
 from ._loop import Toolbox, arun_calls, arun_loop, run_calls, run_loop
 from ._message import ChatMessage, Role
+from ._repair import RepairAction, Repaired, repair
 from ._stream import PartialToolCall, StreamSnapshot, parse_sse
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -40,6 +41,8 @@ __all__ = (
     "MessageError",
     "PartialToolCall",
     "Problem",
+    "RepairAction",
+    "Repaired",
     "Role",
     "StreamSnapshot",
     "TextPart",
@@ -51,6 +54,7 @@ __all__ = (
     "arun_loop",
     "check_transcript",
     "parse_sse",
+    "repair",
     "run_calls",
     "run_loop",
     "trim",
@@ -75,6 +79,8 @@ for _public in (
     MessageError,
     PartialToolCall,
     Problem,
+    RepairAction,
+    Repaired,
     Role,
     StreamSnapshot,
     TextPart,
@@ -85,6 +91,7 @@ for _public in (
     arun_loop,
     check_transcript,
     parse_sse,
+    repair,
     run_calls,
     run_loop,
     trim,
