@@ -665,3 +665,53 @@ def test_a_tool_whose_schema_is_not_one_is_refused_by_the_toolbox() -> None:
     with pytest.raises(InvalidTool) as raised:
         Toolbox((Tool("get_time"), str), (broken, _weather))
     assert raised.value.path.startswith("[1][0].parameters.properties.days.minimum")
+
+
+def test_request_options_go_to_each_to_request() -> None:
+    """What the caller accepts to lose (an MCP tool's title) is said once, for every request."""
+    titled = Tool(_CITY.name, _CITY.description, _CITY.parameters, extra={"title": "Weather"})
+    toolbox = Toolbox((titled, _weather))
+    answer = _completion({"role": "assistant", "content": "18 °C."})
+    with pytest.raises(InvalidTool, match=r"title"):
+        run_loop(_Replay(answer), [ChatMessage.user("Weather?")], toolbox, codec=openai)
+    send = _Replay(_calling("Paris"), answer)
+    history = run_loop(
+        send,
+        [ChatMessage.user("Weather?")],
+        toolbox,
+        codec=openai,
+        request_options={"drop_unsupported": True},
+    )
+    assert history[-1].content == "18 °C."
+    assert [body["tools"] for body in send.bodies] == [[openai.tool_definition(_CITY)]] * 2
+    asend = _Replay(answer)
+    asyncio.run(
+        arun_loop(
+            asend.asend,
+            [ChatMessage.user("Weather?")],
+            toolbox,
+            codec=openai,
+            request_options={"drop_unsupported": True},
+        )
+    )
+    assert asend.bodies[0]["tools"] == [openai.tool_definition(_CITY)]
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            [("drop_unsupported", True)],
+            "request_options: must be None or a mapping of to_request's keyword arguments, got list",
+        ),
+        ({1: True}, "request_options: must be None or a mapping of to_request's keyword arguments, got dict"),
+        ({"tools": []}, "request_options.tools: must not be given: the loop sends the toolbox's tools"),
+    ],
+)
+def test_request_options_that_are_not_keyword_arguments_are_refused(options: object, message: str) -> None:
+    """Checked before anything is sent."""
+    send = _Replay()
+    with pytest.raises(InvalidTranscript) as raised:
+        run_loop(send, [], Toolbox(), codec=openai, request_options=options)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+    assert send.bodies == []

@@ -28,6 +28,8 @@ from toolturns import (
     Tool,
     ToolCall,
     anthropic,
+    arun_calls,
+    arun_loop,
     check_transcript,
     gemini,
     mcp,
@@ -475,10 +477,8 @@ def check_server(tools: list[Tool], answers: list[ChatMessage]) -> None:
     history = [ChatMessage.user("Weather in Paris?"), turn, *(answer[name] for name in sent)]
     for codec in (anthropic, gemini, responses):
         assert codec.to_request(history, tools=tools, drop_unsupported=True)["tools"]
-    assert check_transcript(history, target="anthropic") == check_transcript(history, target="gemini") == []
-    # A function_call_output has no is_error: the one thing Responses cannot carry.
-    problems = check_transcript(history, target="responses")
-    assert [(p.path, p.code) for p in problems] == [("messages[6].is_error", "unsupported")]
+    for target in ("anthropic", "gemini", "responses"):
+        assert check_transcript(history, target=target) == []
     assert openai.to_request(history, tools=tools, drop_unsupported=True, tool_parts_to_user=True)
     beep = [ChatMessage.user("Beep"), ChatMessage.assistant_tool_calls([CALLS["beep"]]), answer["beep"]]
     for codec in CODECS:
@@ -500,3 +500,115 @@ def test_a_server_as_a_stdio_subprocess(tmp_path: Path) -> None:
     check_server(tools, answers)
     server_info = {"name": "toolturns-test", "version": ""}
     assert answers[1].provider_data == {"mcp": {"_meta": {"io.modelcontextprotocol/serverInfo": server_info}}}
+
+
+# -- an MCP server's tools in a tool loop -------------------------------------------------------
+
+
+def _tool_use(*calls: tuple[str, str, dict[str, Any]]) -> dict[str, Any]:
+    """An Anthropic response asking for ``calls`` (id, name, input)."""
+    return {
+        "id": "msg_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "claude-sonnet-4-5",
+        "stop_reason": "tool_use",
+        "content": [
+            {"type": "tool_use", "id": id, "name": name, "input": input} for id, name, input in calls
+        ],
+    }
+
+
+_ANSWER = {
+    "id": "msg_2",
+    "type": "message",
+    "role": "assistant",
+    "model": "claude-sonnet-4-5",
+    "stop_reason": "end_turn",
+    "content": [{"type": "text", "text": "18 degrees in Paris; there is no Atlantis."}],
+}
+
+
+def test_an_mcp_servers_tools_run_in_a_tool_loop() -> None:
+    """mcp.toolbox over a real server's session: arun_loop calls its tools, and each result answers
+    its call: text, an image (native on Anthropic), a tool error as an is_error result."""
+    replies = iter(
+        [
+            _tool_use(
+                ("toolu_1", "get_weather", {"city": "Paris"}),
+                ("toolu_2", "find_city", {"name": "Atlantis"}),
+                ("toolu_3", "screenshot", {}),
+            ),
+            _ANSWER,
+        ]
+    )
+    sent: list[dict[str, Any]] = []
+
+    async def send(body: dict[str, Any]) -> dict[str, Any]:
+        sent.append(body)
+        return next(replies)
+
+    async def loop(client: Client) -> list[ChatMessage]:
+        listed = await client.list_tools()
+        toolbox = mcp.toolbox(listed.tools, client.call_tool)
+        return await arun_loop(
+            send,
+            [ChatMessage.user("Weather in Paris, and where is Atlantis?")],
+            toolbox,
+            codec=anthropic,
+            request_options={"drop_unsupported": True},  # the tools' title and outputSchema
+        )
+
+    history = run(loop, Client(mcp_server.server, mode="legacy"))
+
+    weather, missing, shot = history[2:5]
+    assert [result.tool_call_id for result in (weather, missing, shot)] == ["toolu_1", "toolu_2", "toolu_3"]
+    assert json.loads(weather.text) == {"city": "Paris", "degrees": 18}
+    assert missing.is_error
+    assert "no city named Atlantis" in missing.text
+    assert shot.content == (ImagePart(data=PNG, media_type="image/png"),)
+    assert history[-1].text == "18 degrees in Paris; there is no Atlantis."
+    assert {tool["name"] for tool in sent[0]["tools"]} == set(CALLS)
+    assert all(set(tool) == {"name", "description", "input_schema"} for tool in sent[0]["tools"])
+    blocks = sent[1]["messages"][2]["content"]
+    assert blocks[1]["is_error"] is True
+    assert blocks[2]["content"] == [
+        {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": PNG}}
+    ]
+    assert check_transcript(history, target="anthropic") == []
+
+
+def test_a_toolbox_of_listed_tools_calls_through_a_plain_function() -> None:
+    """Any client will do: a sync ``call`` returning a CallToolResult dict, its exception an error result."""
+    asked: list[tuple[str, dict[str, Any]]] = []
+
+    def call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        asked.append((name, arguments))
+        if name == "down":
+            raise ConnectionError("the server went away")
+        return result(text("18 degrees"))
+
+    definitions = [
+        {"name": "get_weather", "inputSchema": SCHEMA},
+        {"name": "down", "inputSchema": {"type": "object"}},
+    ]
+    toolbox = mcp.toolbox(definitions, call)
+    turn = ChatMessage.assistant_tool_calls(
+        [ToolCall("call_1", "get_weather", {"city": "Paris"}), ToolCall("call_2", "down")]
+    )
+    answers = asyncio.run(arun_calls(turn, toolbox))
+    assert answers == [
+        ChatMessage.tool_result("call_1", "18 degrees"),
+        ChatMessage.tool_result(
+            "call_2", "down failed: ConnectionError: the server went away", is_error=True
+        ),
+    ]
+    assert asked == [("get_weather", {"city": "Paris"}), ("down", {})]
+
+
+def test_a_toolbox_refuses_a_listed_tool_that_does_not_read_at_its_position() -> None:
+    """A definition without inputSchema, or a name listed twice, is the toolbox's error."""
+    with pytest.raises(InvalidTool, match=r"^\[1\]\.inputSchema: is required"):
+        mcp.toolbox([{"name": "a", "inputSchema": SCHEMA}, {"name": "b"}], lambda name, arguments: {})
+    with pytest.raises(InvalidTool, match=r"^\[1\]\.name: must be unique in the toolbox"):
+        mcp.toolbox([{"name": "a", "inputSchema": SCHEMA}] * 2, lambda name, arguments: {})

@@ -691,13 +691,6 @@ CASES = [
     ),
     case(
         "unsupported",
-        [ASK, CALL_WEATHER, ChatMessage.tool_result("call_1", "timeout", is_error=True)],
-        [ASK, CALL_WEATHER, ChatMessage.tool_result("call_1", "timeout")],
-        [(2, "messages[2].is_error", "unsupported")],
-        {"target": "responses"},
-    ),
-    case(
-        "unsupported",
         [ASK, responses.from_response({"output": [WEB_SEARCH, REPLY]})],
         [ASK, responses.from_response({"output": [REPLY]})],
         [(1, "messages[1].provider_data.responses.items[0]", "unsupported")],

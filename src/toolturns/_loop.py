@@ -10,7 +10,7 @@ that is not a tool, a turn that is not a ``ChatMessage``) raises at once.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeAlias
 
 from ._content import PART_TYPES, ContentPart
@@ -403,6 +403,7 @@ def run_loop(
     *,
     codec: LoopCodec | str,
     max_steps: int = 10,
+    request_options: Mapping[str, Any] | None = None,
 ) -> list[ChatMessage]:
     """Ask the model, run the calls it makes, and ask again, until it answers without calls.
 
@@ -419,6 +420,12 @@ def run_loop(
         codec: The wire: a codec module (``toolturns.openai``) or its
             registered name (``"openai"``).
         max_steps: The most responses to read.
+        request_options: More keyword arguments for ``codec.to_request``,
+            for what the caller accepts to lose or move:
+            ``{"drop_unsupported": True}`` for an MCP server's tools (their
+            ``title`` and ``outputSchema`` no wire carries),
+            ``{"tool_parts_to_user": True}`` for tools that return images on
+            OpenAI Chat.
 
     Returns:
         A new list: ``history``, then each turn and its results.
@@ -428,10 +435,10 @@ def run_loop(
             were answered, so ``.history`` passes ``check_transcript``.
         MessageError: the codec cannot write the history or read a response.
     """
-    wire, messages = _start(history, codec, max_steps)
+    wire, messages, options = _start(history, codec, max_steps, request_options)
     box = _toolbox(toolbox)
     for _ in range(max_steps):
-        turn = wire.from_response(send(wire.to_request(messages, tools=box.tools)))
+        turn = wire.from_response(send(wire.to_request(messages, tools=box.tools, **options)))
         messages.append(turn)
         if not turn.tool_calls:
             return messages
@@ -446,16 +453,17 @@ async def arun_loop(
     *,
     codec: LoopCodec | str,
     max_steps: int = 10,
+    request_options: Mapping[str, Any] | None = None,
     max_concurrency: int | None = None,
     timeout: float | None = None,
 ) -> list[ChatMessage]:
     """``run_loop`` for an async transport: ``send`` is awaited, the calls run with ``arun_calls``."""
-    wire, messages = _start(history, codec, max_steps)
+    wire, messages, options = _start(history, codec, max_steps, request_options)
     box = _toolbox(toolbox)
     _check_concurrency(max_concurrency)
     _check_timeout(timeout)
     for _ in range(max_steps):
-        turn = wire.from_response(await send(wire.to_request(messages, tools=box.tools)))
+        turn = wire.from_response(await send(wire.to_request(messages, tools=box.tools, **options)))
         messages.append(turn)
         if not turn.tool_calls:
             return messages
@@ -463,7 +471,9 @@ async def arun_loop(
     raise LoopLimit(max_steps, messages)
 
 
-def _start(history: object, codec: object, max_steps: object) -> tuple[LoopCodec, list[ChatMessage]]:
+def _start(
+    history: object, codec: object, max_steps: object, request_options: object
+) -> tuple[LoopCodec, list[ChatMessage], dict[str, Any]]:
     if type(max_steps) is not int or max_steps < 1:
         raise InvalidTranscript("max_steps", "must be an integer of at least 1", describe(max_steps))
     if not isinstance(history, (list, tuple)):
@@ -471,7 +481,23 @@ def _start(history: object, codec: object, max_steps: object) -> tuple[LoopCodec
     for index, message in enumerate(history):
         if not isinstance(message, ChatMessage):
             raise InvalidTranscript(f"history[{index}]", "must be a ChatMessage", describe(message))
-    return _codec(codec), list(history)
+    return _codec(codec), list(history), _options(request_options)
+
+
+def _options(request_options: object) -> dict[str, Any]:
+    if request_options is None:
+        return {}
+    if not isinstance(request_options, Mapping) or not all(isinstance(key, str) for key in request_options):
+        raise InvalidTranscript(
+            "request_options",
+            "must be None or a mapping of to_request's keyword arguments",
+            describe(request_options),
+        )
+    if "tools" in request_options:
+        raise InvalidTranscript(
+            "request_options.tools", "must not be given: the loop sends the toolbox's tools"
+        )
+    return dict(request_options)
 
 
 def _codec(codec: object) -> LoopCodec:

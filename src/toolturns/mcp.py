@@ -1,4 +1,4 @@
-"""MCP tools and tool results as toolturns values: ``tool`` and ``tool_result``.
+"""MCP tools and tool results as toolturns values: ``tool``, ``tool_result`` and ``toolbox``.
 
 An MCP server lists its tools (``tools/list``) and answers a call with a
 ``CallToolResult`` (``tools/call``). ``tool`` reads one listed tool into a
@@ -19,18 +19,19 @@ ChatMessage(role='tool', content='18 degrees', tool_call_id='call_1')
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any
 
 from ._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ._errors import InvalidMessage, InvalidTool, MessageError, at, describe, renamed
 from ._extra import carries_nothing
 from ._json import JSON, ErrorFactory, encode, owned
+from ._loop import Toolbox
 from ._message import ChatMessage
 from ._sdk import dumped
 from ._tool import Tool
 
-__all__ = ["tool", "tool_result"]
+__all__ = ["tool", "tool_result", "toolbox"]
 
 # -- the specification's words (https://modelcontextprotocol.io/specification/2025-11-25/schema) ----
 
@@ -146,6 +147,55 @@ def tool_result(tool_call_id: str, result: object) -> ChatMessage:
     return ChatMessage(
         "tool", _content(parts), tool_call_id=tool_call_id, is_error=bool(is_error), provider_data=kept
     )
+
+
+def toolbox(definitions: Iterable[object], call: Callable[[str, dict[str, Any]], object]) -> Toolbox:
+    """A ``Toolbox`` of an MCP server's tools, for ``arun_calls`` and ``arun_loop``.
+
+    Each tool is ``tool(definition)``; calling it awaits ``call(name,
+    arguments)`` (``session.call_tool``: any client's, as it returns a
+    ``CallToolResult`` or an awaitable of one) and answers with what
+    ``tool_result`` reads of the result. A result with ``isError`` reaches
+    the model as an error result; an exception of the session (the server
+    went away) becomes one too, naming it.
+
+    Args:
+        definitions: The server's ``tools/list`` entries, every page of them
+            (``(await session.list_tools()).tools``).
+        call: How to call a tool by name with the decoded arguments.
+
+    Raises:
+        InvalidTool: a definition does not read (``[2].inputSchema``), or
+            two share a name.
+
+    The tools run on the session's event loop: use ``arun_calls`` or
+    ``arun_loop`` (``run_calls`` runs an async tool in an event loop of its
+    own, where a session cannot be used). docs/mcp.md has a whole loop.
+    """
+    pairs = []
+    for index, definition in enumerate(definitions):
+        try:
+            listed = tool(definition)
+        except InvalidTool as error:
+            raise error.with_prefix(f"[{index}]") from None
+        pairs.append((listed, _caller(listed.name, call)))
+    return Toolbox(*pairs)
+
+
+# The loop answers the call it ran a tool for (run_calls gives a returned tool
+# result that call's id): this id is never sent.
+_ANSWERED_BY_THE_LOOP = "mcp"
+
+
+def _caller(name: str, call: Callable[[str, dict[str, Any]], object]) -> Callable[..., Any]:
+    async def run(**arguments: Any) -> ChatMessage:
+        result = call(name, arguments)
+        if hasattr(type(result), "__await__"):
+            result = await result  # type: ignore[misc]  # an awaitable, checked above
+        return tool_result(_ANSWERED_BY_THE_LOOP, result)
+
+    run.__name__ = run.__qualname__ = name
+    return run
 
 
 # -- the result -----------------------------------------------------------------------------

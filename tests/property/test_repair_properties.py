@@ -158,7 +158,7 @@ def test_repaired_exchanges_are_whole(messages: list[ChatMessage], allow_pending
 def test_broken_loops_repair_clean_for_every_target(messages: list[ChatMessage], target: str) -> None:
     """Unique ids: nothing is left of the exchange codes, nor Gemini's count of results. What a
     target's own rules say of the turns' order (Gemini's misplaced_call_turn, after a message was
-    moved) or of is_error (Responses' unsupported) is not the exchanges'."""
+    moved) is not the exchanges'."""
     repaired = repair(messages)
     assert_repair_invariants(messages, repaired, True)
     left = {p.code for p in check_transcript(repaired.messages, target=target)}

@@ -158,8 +158,14 @@ def test_what_the_wire_has_no_place_for_is_refused_or_dropped_when_asked() -> No
     call = ChatMessage.assistant_tool_calls([ToolCall("call_1", "f", extra={"x": 1})])
     with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.name: OpenAI Responses cannot carry"):
         responses.to_request([named])
-    with pytest.raises(InvalidMessage, match=r"^messages\[1\]\.is_error: OpenAI Responses cannot carry"):
-        responses.to_request([call.__class__.assistant_tool_calls([ToolCall("call_1", "f")]), failed])
+    # is_error has no key either, and is not sent, as on the Chat wire: the output's text says it failed.
+    plain_call = ChatMessage.assistant_tool_calls([ToolCall("call_1", "f")])
+    assert responses.to_request([plain_call, failed])["input"][1] == {
+        "type": "function_call_output",
+        "call_id": "call_1",
+        "output": "boom",
+    }
+    assert check_transcript([ChatMessage.user("go"), plain_call, failed], target="responses") == []
     with pytest.raises(InvalidMessage, match=r"^messages\[0\]\.tool_calls\[0\]\.x: "):
         responses.to_request([call])
     body = responses.to_request([named, call, failed], drop_unsupported=True)

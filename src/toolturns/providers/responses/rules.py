@@ -24,7 +24,6 @@ __all__ = [
     "CARRIES",
     "DUPLICATE_ITEM",
     "INVALID_TOOL_NAME",
-    "IS_ERROR",
     "NOT_CARRIED",
     "NO_TOOL_CALL",
     "NO_TOOL_OUTPUT",
@@ -35,7 +34,6 @@ __all__ = [
     "check_call",
     "check_exchange",
     "check_part",
-    "is_error_refused",
     "kept_for_this_wire_only",
     "misplaced_reasoning",
     "repeated_ids",
@@ -54,6 +52,12 @@ INVALID_TOOL_NAME = Rule("invalid_tool_name", "string does not match pattern", _
 #: ``name``, and a ``function_call_output`` no ``is_error``. A function tool
 #: is ``{type, name, description, parameters, strict}``; OpenAI refuses any
 #: other key.
+#:
+#: A result's ``is_error`` is not sent, as on the Chat Completions wire: the
+#: output is the whole answer, so its text says what failed (run_calls' error
+#: results do). Refusing it stopped every tool loop on this wire at its first
+#: failing tool, and the only way past, ``drop_unsupported``, also dropped what
+#: the wire rightly refuses (a message's ``name`` and extra keys).
 CARRIES = Carries(
     name=False,
     extra=False,
@@ -122,20 +126,6 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
 
 
 _KINDS = {AudioPart: "an audio part", ImagePart: "an image part", FilePart: "a file part"}
-
-
-#: A tool result's ``is_error``: a ``function_call_output`` has no key for it (``CARRIES``).
-IS_ERROR = "is_error=True (a function_call_output has no such key)"
-
-
-def is_error_refused(index: int) -> tuple[str, str]:
-    """Where and why a tool result's ``is_error=True`` cannot be sent: the codec raises it
-    (unless told to drop it), ``check_transcript`` reports it."""
-    return (
-        f"messages[{index}].is_error",
-        f"OpenAI Responses cannot carry {IS_ERROR} ({CARRIES.unsupported.says}); "
-        "to_request(..., drop_unsupported=True) leaves it out",
-    )
 
 
 def misplaced_reasoning(
@@ -216,17 +206,14 @@ def kept_for_this_wire_only(provider_data: Mapping[str, Any]) -> Iterator[tuple[
 
 
 def check(findings: Findings) -> None:
-    """What the codec refuses beyond ``CARRIES`` and the parts: a tool result's ``is_error``,
-    reasoning items out of place, an item id sent twice. The items judged are those the
+    """What the codec refuses beyond ``CARRIES`` and the parts: reasoning items out of
+    place, an item id sent twice. The items judged are those the
     codec writes (``write.turn_items``), so what is reported is what ``to_request`` refuses."""
     from ..._errors import MessageError
     from .write import turn_items  # the codec's writer imports these rules: loaded when checking
 
     ids: dict[str, int] = {}
     for index, message in findings.readable:
-        if message.is_error:
-            path, why = is_error_refused(index)
-            findings.add(index, path, CARRIES.unsupported, why)
         if message.provider_data is EMPTY and not message.tool_calls:
             continue  # no kept item, no item id
         try:

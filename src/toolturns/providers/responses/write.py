@@ -48,9 +48,11 @@ def to_request(
         keep_invalid_arguments: Taken as every codec takes it, and changes
             nothing: the wire carries a call's arguments as text, sent as it is.
         drop_unsupported: Leave out what the wire cannot carry (a message's
-            ``name`` or ``extra``, a call's ``extra``, a result's
-            ``is_error``, a tool's ``extra``) instead of refusing it. A
-            content part is never left out.
+            ``name`` or ``extra``, a call's ``extra``, a tool's ``extra``)
+            instead of refusing it. A content part is never left out. A
+            result's ``is_error`` is not sent (a ``function_call_output``
+            has no key for it, as the Chat wire has none): its text says
+            what failed.
 
     Raises:
         MessageError: the path names the message and the place
@@ -63,8 +65,6 @@ def to_request(
     """
     checked = check_messages(messages)
     refuse_unsupported(checked, rules.CARRIES, _PROVIDER, drop=drop_unsupported)
-    if not drop_unsupported:
-        _refuse_is_error(checked)
     items: list[dict[str, Any]] = []
     ids: dict[str, int] = {}  # each kept item id, and the message that sent it first
     opened: bool | None = None  # after an assistant turn: whether its items open a turn on reading
@@ -101,12 +101,6 @@ def to_request(
     if checked_tools:
         body["tools"] = [tool_definition(tool) for tool in checked_tools]
     return body
-
-
-def _refuse_is_error(messages: Sequence[ChatMessage]) -> None:
-    for index, message in enumerate(messages):
-        if message.is_error:
-            raise InvalidMessage(*rules.is_error_refused(index))
 
 
 def _refuse_misplaced_reasoning(written: list[dict[str, Any]], kept_at: dict[int, int]) -> None:
