@@ -113,17 +113,6 @@ def compile_schema(root: object, node: object | None = None, *, path: str = "par
 # -- JSON values -------------------------------------------------------------------
 
 
-def _is_integer(value: object) -> bool:
-    kind = type(value)
-    if kind is int:
-        return True
-    if kind is bool:
-        return False
-    if isinstance(value, float):
-        return value.is_integer()  # 1.0 is an integer in JSON Schema; inf and nan are not
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _is_number(value: object) -> bool:
     kind = type(value)
     if kind is int:
@@ -133,6 +122,11 @@ def _is_number(value: object) -> bool:
     if isinstance(value, float):
         return math.isfinite(value)  # NaN and infinities are not JSON
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_integer(value: object) -> bool:
+    # 1.0 is an integer in JSON Schema, whatever its spelling.
+    return type(value) is int or (_is_number(value) and (not isinstance(value, float) or value.is_integer()))
 
 
 def _is_array(value: object) -> bool:
