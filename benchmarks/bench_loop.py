@@ -39,7 +39,7 @@ from typing import Any, TypedDict
 import bench_wire
 
 import toolturns
-from toolturns import ChatMessage, Toolbox, ToolCall, run_calls
+from toolturns import ChatMessage, Toolbox, ToolCall, openai, run_calls
 
 # -- the tools: W1's three, typed as a user would type them --------------------------
 
@@ -155,7 +155,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{min(result.baseline) * 1e6:>13.1f}{statistics.median(result.baseline) * 1e6:>10.1f}"
         f"{statistics.median(result.ratios()):>7.2f}x"
     )
+    # For scale: what the codec costs on the same turn, the step before run_calls in a loop.
+    response = {"choices": [{"index": 0, "message": turn.to_wire(null_content=True)}]}
+    read = bench_wire.Row("", lambda: openai.from_response(response), lambda: None)
+    codec = bench_wire.measure(read, repeat=repeat, seconds=seconds)
     print()
+    print(
+        f"For scale, openai.from_response of this turn: {statistics.median(codec.toolturns) * 1e6:.1f} µs "
+        "(median)."
+    )
     print("µs per operation: best sample (min), then the median; ratio: the median of the per-round ratios.")
     return 0
 
