@@ -715,3 +715,19 @@ def test_request_options_that_are_not_keyword_arguments_are_refused(options: obj
         run_loop(send, [], Toolbox(), codec=openai, request_options=options)  # type: ignore[arg-type]
     assert str(raised.value) == message
     assert send.bodies == []
+
+
+def test_an_async_transport_in_run_loop_is_refused_saying_to_use_arun_loop() -> None:
+    """The coroutine is closed (no 'never awaited' warning) and the error names the fix."""
+    send = _Replay(_completion({"role": "assistant", "content": "Hi."}))
+    with pytest.raises(
+        InvalidTranscript, match=r"^send: must return the response, not an awaitable \(use arun_loop\)"
+    ):
+        run_loop(send.asend, [ChatMessage.user("hi")], Toolbox(), codec=openai)
+
+
+def test_arun_loop_takes_a_sync_transport_too() -> None:
+    """Only an awaitable is awaited."""
+    send = _Replay(_completion({"role": "assistant", "content": "Hi."}))
+    history = asyncio.run(arun_loop(send, [ChatMessage.user("hi")], Toolbox(), codec=openai))
+    assert history[-1].content == "Hi."

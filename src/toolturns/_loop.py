@@ -11,7 +11,7 @@ that is not a tool, a turn that is not a ``ChatMessage``) raises at once.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias, TypeGuard
 
 from ._content import PART_TYPES, ContentPart
 from ._errors import InvalidArguments, InvalidMessage, InvalidTool, InvalidTranscript, LoopLimit, describe
@@ -261,7 +261,7 @@ def _run(toolbox: Toolbox, call: ToolCall) -> ChatMessage:
     return _answer(call, value)
 
 
-def _awaitable(value: object) -> bool:
+def _awaitable(value: object) -> TypeGuard[Awaitable[Any]]:
     return hasattr(type(value), "__await__")
 
 
@@ -415,7 +415,7 @@ def run_loop(
     Args:
         send: Posts a body and returns the provider's response (a dict, or an
             SDK response object the codec reads). Its exceptions propagate
-            as they are.
+            as they are; an async one is ``arun_loop``'s.
         history: The conversation so far; it is not changed.
         codec: The wire: a codec module (``toolturns.openai``) or its
             registered name (``"openai"``).
@@ -438,7 +438,7 @@ def run_loop(
     wire, messages, options = _start(history, codec, max_steps, request_options)
     box = _toolbox(toolbox)
     for _ in range(max_steps):
-        turn = wire.from_response(send(wire.to_request(messages, tools=box.tools, **options)))
+        turn = wire.from_response(_answer_of(send(wire.to_request(messages, tools=box.tools, **options))))
         messages.append(turn)
         if not turn.tool_calls:
             return messages
@@ -447,7 +447,7 @@ def run_loop(
 
 
 async def arun_loop(
-    send: Callable[[dict[str, Any]], Awaitable[object]],
+    send: Callable[[dict[str, Any]], Awaitable[object] | object],
     history: Sequence[ChatMessage],
     toolbox: Toolbox,
     *,
@@ -457,18 +457,31 @@ async def arun_loop(
     max_concurrency: int | None = None,
     timeout: float | None = None,
 ) -> list[ChatMessage]:
-    """``run_loop`` for an async transport: ``send`` is awaited, the calls run with ``arun_calls``."""
+    """``run_loop`` for an async transport: what ``send`` returns is awaited (a sync ``send``
+    works too), the calls run with ``arun_calls`` (``max_concurrency`` and ``timeout`` are its)."""
     wire, messages, options = _start(history, codec, max_steps, request_options)
     box = _toolbox(toolbox)
     _check_concurrency(max_concurrency)
     _check_timeout(timeout)
     for _ in range(max_steps):
-        turn = wire.from_response(await send(wire.to_request(messages, tools=box.tools, **options)))
+        answer = send(wire.to_request(messages, tools=box.tools, **options))
+        # A sync transport works here too: only an awaitable is awaited.
+        turn = wire.from_response(await answer if _awaitable(answer) else answer)
         messages.append(turn)
         if not turn.tool_calls:
             return messages
         messages.extend(await arun_calls(turn, box, max_concurrency=max_concurrency, timeout=timeout))
     raise LoopLimit(max_steps, messages)
+
+
+def _answer_of(answer: object) -> object:
+    """The response a sync ``send`` gave; an awaitable (an async ``send``) is refused, saying what to use."""
+    if _awaitable(answer):
+        getattr(answer, "close", lambda: None)()  # a coroutine never awaited would warn when collected
+        raise InvalidTranscript(
+            "send", "must return the response, not an awaitable (use arun_loop)", describe(answer)
+        )
+    return answer
 
 
 def _start(
