@@ -36,15 +36,19 @@ with atheris.instrument_imports(include=["toolturns"]):
     for _provider in PROVIDERS.values():
         importlib.import_module(_provider.codec_module)
         importlib.import_module(_provider.rules_module)
+    # The tool runner's modules (issue #16), loaded on demand by toolturns itself.
+    for _module in ("toolturns.mcp", "toolturns._schema", "toolturns._signature", "toolturns._repair"):
+        importlib.import_module(_module)
 
 # The cli target runs the command line: _cli is instrumented too (imported by fuzz.cli).
 with atheris.instrument_imports(include=["toolturns"]):
     from fuzz.cli import SOURCES, check_cli, cli_seeds, mutate_cli
 from fuzz.invariants import TARGETS as READERS  # noqa: E402  (after the instrumented imports, on purpose)
 from fuzz.seeds import seeds, vocabulary  # noqa: E402
+from fuzz.tool_targets import TOOL_TARGETS  # noqa: E402
 
 #: Every target: the readers' (JSON or SSE text in), and the command line's (a file's bytes in).
-TARGETS: dict[str, Callable[[Any], None]] = {**READERS, "cli": check_cli}
+TARGETS: dict[str, Callable[[Any], None]] = {**READERS, **TOOL_TARGETS, "cli": check_cli}
 
 _NOT_JSON = object()
 # Scalars the mutator puts in: the JSON types, edge numbers, and the values the

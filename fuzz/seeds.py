@@ -374,13 +374,128 @@ def seeds(target: str) -> list[Any]:
                 ]
                 texts.append("\n\n".join([": keep-alive", *events, "data: [DONE]"]) + "\n\n")
         return texts
-    if target in ("transcript", "trim"):
+    if target in _TOOL_SEEDS:
+        return _TOOL_SEEDS[target]()
+    if target in ("transcript", "trim", "repair"):
         return [
             *_jsonl("transcripts.jsonl"),
             *_jsonl("broken.jsonl"),
             {"messages": [m.to_wire() for m in loop], "max_messages": 4},
         ]
     raise KeyError(target)
+
+
+def _mcp_results() -> list[Any]:
+    """CallToolResults of every block kind (the MCP schema's), an error and a structured one."""
+    png = "iVBORw0KGgo="
+    return [
+        {"content": [{"type": "text", "text": "18 degrees"}]},
+        {"content": [{"type": "text", "text": "no such city"}], "isError": True},
+        {"content": [], "structuredContent": {"degrees": 18}, "_meta": {"k": 1}},
+        {
+            "content": [
+                {"type": "image", "data": png, "mimeType": "image/png", "annotations": {"priority": 1}},
+                {"type": "audio", "data": "UklGRg==", "mimeType": "audio/wav"},
+                {
+                    "type": "resource",
+                    "resource": {"uri": "file:///a.txt", "mimeType": "text/plain", "text": "A"},
+                },
+                {
+                    "type": "resource",
+                    "resource": {"uri": "file:///r.pdf", "mimeType": "application/pdf", "blob": "JVBERg=="},
+                },
+                {"type": "resource_link", "uri": "file:///d.csv", "name": "d.csv", "mimeType": "text/csv"},
+            ],
+            "resultType": "complete",
+        },
+    ]
+
+
+def _mcp_tools() -> list[Any]:
+    return [
+        {
+            "name": "get_weather",
+            "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}},
+        },
+        {
+            "name": "search",
+            "title": "Search",
+            "description": "Search the web.",
+            "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": True},
+            "_meta": {"x": 1},
+        },
+    ]
+
+
+def _schemas() -> list[Any]:
+    """Schemas of every keyword validate checks, with arguments that pass and that do not."""
+    nested = {
+        "type": "object",
+        "$defs": {"stop": {"type": "object", "properties": {"city": {"type": "string", "minLength": 1}}}},
+        "properties": {
+            "days": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 1, "maximum": 7},
+                "maxItems": 3,
+            },
+            "unit": {"enum": ["c", "f"]},
+            "at": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}]},
+            "stops": {"type": "array", "items": {"$ref": "#/$defs/stop"}},
+            "when": {"anyOf": [{"type": "string", "pattern": "^[0-9]{4}-"}, {"type": "null"}]},
+            "kind": {"oneOf": [{"const": 1}, {"type": "string"}]},
+            "more": {"type": "object", "additionalProperties": {"type": "boolean"}},
+        },
+        "required": ["days"],
+        "additionalProperties": False,
+    }
+    return [
+        {"schema": nested, "arguments": {"days": [1, 2.0], "unit": "c", "stops": [{"city": "Rome"}]}},
+        {
+            "schema": nested,
+            "arguments": {"days": [True], "kind": 1.0, "when": "2026-12-02", "more": {"a": 1}},
+        },
+        {
+            "schema": {
+                "type": "object",
+                "properties": {"n": {"exclusiveMinimum": 0, "type": ["integer", "null"]}},
+            },
+            "arguments": {"n": 0},
+        },
+    ]
+
+
+def _call_turns() -> list[Any]:
+    turns = [m.to_wire() for m in _loop() if m.tool_calls]
+    turns.append(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "call_a",
+                    "type": "function",
+                    "function": {"name": "get_weather", "arguments": '{"city": 7}'},
+                },
+                {"id": "call_b", "type": "function", "function": {"name": "get_time", "arguments": ""}},
+                {
+                    "id": "call_c",
+                    "type": "function",
+                    "function": {"name": "search", "arguments": '{"q": "x"}'},
+                },
+            ],
+        }
+    )
+    return turns
+
+
+_TOOL_SEEDS = {
+    "mcp_result": _mcp_results,
+    "mcp_tool": _mcp_tools,
+    "validate": _schemas,
+    "run_calls": _call_turns,
+}
 
 
 def vocabulary(values: list[Any]) -> list[Any]:

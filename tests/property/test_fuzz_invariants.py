@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fuzz import tool_targets
 from fuzz.cli import SOURCES, check_cli, cli_input, cli_seeds
 from fuzz.invariants import (
     CODECS,
@@ -29,6 +30,7 @@ from fuzz.invariants import (
     sse_reference,
 )
 from fuzz.seeds import seeds
+from fuzz.tool_targets import TOOL_TARGETS
 from toolturns import ChatMessage, ToolCall, _cli, openai
 
 from . import strategies as s
@@ -224,3 +226,25 @@ def test_the_request_invariant_takes_what_the_wires_say_of_parts(messages: list[
     """What the fuzzer found were gaps in the invariant, not in toolturns: a part OpenAI refuses
     in that role may be refused, and Ollama's one text and one list of images count as such."""
     check_request(CODECS["openai"], {"messages": messages})
+
+
+@settings(max_examples=40)
+@given(st.sampled_from(sorted(TOOL_TARGETS)), st.data())
+def test_the_tool_runners_targets_keep_their_invariants(target: str, data: st.DataObject) -> None:
+    """repair, mcp.tool / tool_result, Tool.validate and run_calls (issue #16's fuzz targets): a value
+    or toolturns' own error for any input, and what each promises besides."""
+    TOOL_TARGETS[target](data.draw(near_seeds(target)))
+
+
+def test_the_repair_invariant_catches_a_repair_that_leaves_a_call_unanswered(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A repair that changed nothing would leave the unanswered call: the invariant says so."""
+    from toolturns import Repaired
+
+    monkeypatch.setattr(tool_targets, "repair", lambda messages: Repaired(list(messages), ()))
+    turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", "get_time")])
+    with pytest.raises(AssertionError, match="left after repair"):
+        tool_targets.check_repair(
+            [ChatMessage.user("Time?").to_wire(), turn.to_wire(), ChatMessage.user("?").to_wire()]
+        )
