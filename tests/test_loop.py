@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import enum
 import pickle
 import threading
 import time
@@ -50,6 +51,16 @@ def _turn(*calls: ToolCall) -> ChatMessage:
 
 def _call(name: str = "get_weather", arguments: object = None, id: str = "call_1") -> ToolCall:
     return ToolCall(id, name, {"city": "Paris"} if arguments is None else arguments)  # type: ignore[arg-type]
+
+
+class _Unit(enum.Enum):
+    C = "c"
+    F = "f"
+
+
+def _forecast(city: str, unit: _Unit = _Unit.C) -> str:
+    """The forecast."""
+    return f"{city} in {type(unit).__name__}.{unit.name}"
 
 
 def _one(value: object) -> ChatMessage:
@@ -731,3 +742,16 @@ def test_arun_loop_takes_a_sync_transport_too() -> None:
     send = _Replay(_completion({"role": "assistant", "content": "Hi."}))
     history = asyncio.run(arun_loop(send, [ChatMessage.user("hi")], Toolbox(), codec=openai))
     assert history[-1].content == "Hi."
+
+
+def test_a_function_renamed_with_from_function_keeps_its_conversions() -> None:
+    """A (Tool, function) pair whose tool has the function's own parameters (renamed, redescribed)
+    is called as the function is: its arguments converted to its types. A schema written by hand
+    gets them as decoded."""
+    renamed = Tool.from_function(_forecast, name="get_forecast", description="The weather to come.")
+    by_hand = Tool("get_forecast", parameters={"type": "object", "properties": {"city": {}, "unit": {}}})
+    turn = _turn(_call("get_forecast", {"city": "Paris", "unit": "f"}))
+    assert run_calls(turn, Toolbox((renamed, _forecast)))[0].content == "Paris in _Unit.F"
+    assert run_calls(turn, Toolbox((by_hand, _forecast)))[0].text.startswith(
+        "get_forecast failed: AttributeError"
+    )

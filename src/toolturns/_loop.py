@@ -14,8 +14,16 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeAlias, TypeGuard
 
 from ._content import PART_TYPES, ContentPart
-from ._errors import InvalidArguments, InvalidMessage, InvalidTool, InvalidTranscript, LoopLimit, describe
-from ._json import encode
+from ._errors import (
+    InvalidArguments,
+    InvalidMessage,
+    InvalidTool,
+    InvalidTranscript,
+    LoopLimit,
+    MessageError,
+    describe,
+)
+from ._json import encode, value_key
 from ._message import ChatMessage, Role
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -110,8 +118,9 @@ def _entry(given: object, path: str) -> _Entry:
     if isinstance(given, tuple):
         if len(given) != 2 or not isinstance(given[0], Tool) or not callable(given[1]):
             raise InvalidTool(path, "must be a function or a (Tool, callable) pair", describe(given))
+        tool, function = given
         try:
-            return _Entry(given[0], given[1], None)
+            return _Entry(tool, function, _bind_of(tool, function))
         except InvalidTool as error:
             raise error.with_prefix(f"{path}[0]") from None
     if not callable(given) or isinstance(given, type):
@@ -123,6 +132,20 @@ def _entry(given: object, path: str) -> _Entry:
     except InvalidTool as error:
         raise error.with_prefix(path) from None
     return _Entry(signature.tool, given, signature.bind)
+
+
+def _bind_of(tool: Tool, function: Callable[..., Any]) -> Callable[[dict[str, Any]], dict[str, Any]] | None:
+    """How to call a pair's callable: as a function, when ``tool``'s parameters are those
+    ``Tool.from_function`` reads from it (a function renamed or redescribed for the model keeps
+    its arguments converted to its types); otherwise with the decoded arguments as they are."""
+    from ._signature import Signature
+
+    try:
+        signature = Signature(function)
+    except MessageError:  # no tool form (an MCP caller's **arguments, a lambda): described by hand
+        return None
+    same = value_key(signature.tool.parameters_json) == value_key(tool.parameters_json)
+    return signature.bind if same else None
 
 
 def _is_async(function: Callable[..., Any]) -> bool:
