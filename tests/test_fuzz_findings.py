@@ -239,3 +239,14 @@ def test_kept_data_nested_to_the_limit_is_copied_without_running_out_of_stack() 
     assert message.extra["deep"] == deep
     assert message.extra["deep"] is not deep
     assert ChatMessage.from_dict(message.to_wire()) == message
+
+
+def test_mcp_an_empty_structured_result_alone_is_the_content() -> None:
+    """Fuzz finding (mcp_result, issue #16 run, after a few seconds): a result with no content
+    block and ``structuredContent: {}`` raised KeyError, the empty object being a value that
+    carries nothing to keep. It is still the tool's answer: its JSON text is the content."""
+    from toolturns import mcp
+
+    result = mcp.tool_result("call_1", {"content": [], "structuredContent": {}, "_meta": {"k": 1}})
+    assert result.content == "{}"
+    assert result.provider_data == {"mcp": {"_meta": {"k": 1}}}

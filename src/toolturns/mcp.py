@@ -230,7 +230,8 @@ def _kept_of_result(data: Mapping[Any, Any], parts: list[ContentPart]) -> dict[s
     rest = _json_of(data, _MODELLED)
     if not parts and structured is not None:
         # Nothing else says what the tool found: the model is sent the structured result as JSON.
-        parts.append(TextPart(encode(rest["structuredContent"], "structuredContent", InvalidMessage)))
+        # (From the given value: an empty one carries nothing to keep, but is still the answer.)
+        parts.append(TextPart(encode(structured, "structuredContent", InvalidMessage)))
     return {"mcp": rest} if rest else None
 
 
