@@ -755,3 +755,9 @@ def test_a_function_renamed_with_from_function_keeps_its_conversions() -> None:
     assert run_calls(turn, Toolbox((by_hand, _forecast)))[0].text.startswith(
         "get_forecast failed: AttributeError"
     )
+
+
+@pytest.mark.parametrize("cls", [Toolbox, LoopLimit])
+def test_the_loops_classes_annotations_resolve_where_they_are_shown(cls: type) -> None:
+    """typing.get_type_hints resolves a class's annotations in toolturns, where it is shown."""
+    assert typing.get_type_hints(cls)

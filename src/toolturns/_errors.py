@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._message import ChatMessage
 
 __all__ = [
     "InvalidArguments",
@@ -210,9 +213,12 @@ class LoopLimit(MessageError):
     []
     """
 
+    # ChatMessage resolves where the class is shown, in toolturns (typing.get_type_hints looks there).
     max_steps: int
-    history: list[Any]
+    history: list[ChatMessage]
 
+    # Any here: a function's annotations resolve in its own module, where ChatMessage cannot be
+    # imported (it imports this one).
     def __init__(self, max_steps: int, history: list[Any]) -> None:
         super().__init__(
             "max_steps", f"the model still called tools after {max_steps} steps (max_steps={max_steps})"

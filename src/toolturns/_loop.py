@@ -92,7 +92,8 @@ class Toolbox:
 
     __slots__ = ("_entries", "tools")
 
-    _entries: dict[str, _Entry]
+    # Only the public attribute is annotated here: typing.get_type_hints resolves a class's
+    # annotations in toolturns, where the class is shown, and _Entry is not there.
     tools: tuple[Tool, ...]
 
     def __init__(self, *tools: ToolEntry) -> None:
@@ -107,7 +108,7 @@ class Toolbox:
                     repr(entry.tool.name),
                 )
             entries[entry.tool.name] = entry
-        self._entries = entries
+        self._entries: dict[str, _Entry] = entries
         self.tools = tuple(entry.tool for entry in entries.values())
 
     def __repr__(self) -> str:

@@ -85,7 +85,7 @@ def loops_over_a_codec_module_or_its_name() -> None:
 def a_loop_limit_carries_the_history() -> None:
     """LoopLimit's history is the messages so far."""
     error = LoopLimit(2, [ChatMessage.user("hi")])
-    assert_type(error.history, list[Any])
+    assert_type(error.history, list[ChatMessage])
     assert_type(error.max_steps, int)
 
 
