@@ -191,10 +191,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     convert.add_argument(
         "--from",
-        choices=tuple(PROVIDERS),
+        choices=(*PROVIDERS, "sharegpt"),
         default="openai",
         dest="source",
-        help="the provider whose request bodies the lines are (default: openai, the fine-tuning format)",
+        help="the provider whose request bodies the lines are (default: openai, the fine-tuning format), "
+        "or sharegpt: ShareGPT conversations with LLaMA-Factory's function_call and observation turns",
     )
     convert.add_argument(
         "--keep-invalid-arguments",
@@ -409,15 +410,20 @@ def _converted(value: JSON, options: argparse.Namespace) -> tuple[dict[str, Any]
     source: str = options.source
     messages: JSON
     tools: JSON
-    if source == "openai":
-        messages, tools = _transcript(value)
+    if source == "sharegpt":  # an input format, not a wire: its own reader, imported when asked
+        from . import _sharegpt
+
+        read_messages, read_tools = _sharegpt.read(value)
     else:
-        # A native body (or a bare list, which from_request reads too); other
-        # keys (model, options) are not messages and are not carried.
-        messages, tools = value, value.get("tools") if isinstance(value, dict) else None
-    reader = PROVIDERS[source].codec
-    read_messages = reader.from_request(messages)
-    read_tools = None if tools is None else reader.read_tools(tools)
+        if source == "openai":
+            messages, tools = _transcript(value)
+        else:
+            # A native body (or a bare list, which from_request reads too); other
+            # keys (model, options) are not messages and are not carried.
+            messages, tools = value, value.get("tools") if isinstance(value, dict) else None
+        reader = PROVIDERS[source].codec
+        read_messages = reader.from_request(messages)
+        read_tools = None if tools is None else reader.read_tools(tools)
     target: str = options.target
     body = PROVIDERS[target].codec.to_request(
         read_messages,
