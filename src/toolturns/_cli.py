@@ -20,6 +20,7 @@ import re
 import sys
 import traceback
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from time import monotonic
@@ -213,6 +214,13 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_files(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
+        "--jobs",
+        type=_job_count,
+        default=1,
+        metavar="N",
+        help="work in N processes (default: 1; 0: one per core); the output is the same, in the same order",
+    )
+    parser.add_argument(
         "--max-line-bytes",
         type=_line_limit,
         default=MAX_LINE_BYTES,
@@ -237,10 +245,27 @@ def _line_limit(text: str) -> int:
     return int(text)
 
 
+def _job_count(text: str) -> int:
+    """The value of --jobs: a whole number of processes, 0 for one per core."""
+    if not _DIGITS.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of processes, 0 for one per core, got {text!r}"
+        )
+    return int(text) or _cores()
+
+
+def _cores() -> int:
+    """The cores this process may use (3.13's ``os.process_cpu_count`` sees an affinity mask)."""
+    count: Callable[[], int | None] = getattr(os, "process_cpu_count", os.cpu_count)
+    return count() or 1
+
+
 # -- check -------------------------------------------------------------------------------
 
 
 def _check(options: argparse.Namespace) -> int:
+    if options.jobs > 1:
+        return _in_parallel(options, _check_summary)
     write = _output()
     as_json = options.format == "json"
     counts = _Counts()
@@ -257,17 +282,24 @@ def _check(options: argparse.Namespace) -> int:
                 if options.quiet:
                     continue
                 progress.clear()
-                for problem in problems:
-                    write(
-                        _json_line(shown, number, problem)
-                        if as_json
-                        else _report(f"{shown}:{number}: {problem}")
-                    )
+                write(_problem_lines(shown, number, problems, as_json))
         except _UnreadableFile as error:
             counts.unreadable += 1
             progress.clear()
             sys.stderr.write(_report(f"toolturns: {shown}: {error}"))
     progress.clear()
+    return _check_summary(options, counts)
+
+
+def _problem_lines(shown: str, number: int, problems: list[Problem], as_json: bool) -> str:
+    """The report of one line's problems: a line each, as text or JSON."""
+    if as_json:
+        return "".join(_json_line(shown, number, problem) for problem in problems)
+    return "".join(_report(f"{shown}:{number}: {problem}") for problem in problems)
+
+
+def _check_summary(options: argparse.Namespace, counts: _Counts) -> int:
+    """Write check's last line (unless quiet); return the exit status."""
     if not options.quiet:
         found = f"{counts.failed} with problems" if counts.failed else "no problems"
         sys.stderr.write(
@@ -365,6 +397,8 @@ _ASCII = json.JSONEncoder()  # ensure_ascii: the \\u escape (a surrogate pair be
 
 
 def _convert(options: argparse.Namespace) -> int:
+    if options.jobs > 1:
+        return _in_parallel(options, _convert_summary)
     write = _output()
     counts = _Counts()
     progress = _Progress(sys.stderr, enabled=True)
@@ -373,26 +407,41 @@ def _convert(options: argparse.Namespace) -> int:
         shown = _shown(name)
         try:
             for number, raw in _lines(name, options.max_line_bytes, progress, counts):
-                try:
-                    body, dropped = _converted(decoded(raw), options)
-                except _BadLine as error:
-                    where, reason = error.path, error.message
-                except MessageError as error:
-                    where, reason = error.path or "line", _cli_words(error.reason, in_convert=True)
+                reports, body = _convert_line(decoded, raw, options, shown, number)
+                progress.clear()  # stdout may be the same terminal
+                if reports:
+                    sys.stderr.write(reports)
+                if body is None:
+                    counts.failed += 1
                 else:
-                    progress.clear()  # stdout may be the same terminal
-                    for path, what in dropped:
-                        sys.stderr.write(_report(f"{shown}:{number}: {path}: dropped {what}"))
-                    write(_json_text(body))
-                    continue
-                counts.failed += 1
-                progress.clear()
-                sys.stderr.write(_report(f"{shown}:{number}: {where}: {reason}"))
+                    write(body)
         except _UnreadableFile as error:
             counts.unreadable += 1
             progress.clear()
             sys.stderr.write(_report(f"toolturns: {shown}: {error}"))
     progress.clear()
+    return _convert_summary(options, counts)
+
+
+def _convert_line(
+    decoded: Callable[[Any], JSON], raw: Any, options: argparse.Namespace, shown: str, number: int
+) -> tuple[str, str | None]:
+    """One line converted: what to report of it on stderr (what was dropped, or why it was
+    skipped), and its body as a line of output, None when it is skipped."""
+    try:
+        body, dropped = _converted(decoded(raw), options)
+    except _BadLine as error:
+        where, reason = error.path, error.message
+    except MessageError as error:
+        where, reason = error.path or "line", _cli_words(error.reason, in_convert=True)
+    else:
+        reports = "".join(_report(f"{shown}:{number}: {path}: dropped {what}") for path, what in dropped)
+        return reports, _json_text(body)
+    return _report(f"{shown}:{number}: {where}: {reason}"), None
+
+
+def _convert_summary(options: argparse.Namespace, counts: _Counts) -> int:
+    """Write convert's last line; return the exit status."""
     written = counts.lines - counts.failed
     sys.stderr.write(
         f"{_not_read(counts)}read {_count(counts.lines, 'transcript')} in {counts.elapsed()}: "
@@ -430,6 +479,175 @@ def _converted(value: JSON, options: argparse.Namespace) -> tuple[dict[str, Any]
     from .providers._shared import unsupported
 
     return body, unsupported(read_messages, read_tools or (), target)
+
+
+# -- in worker processes: --jobs N ------------------------------------------------------
+
+#: The raw bytes of lines sent to a worker at a time: enough to make a batch's cost
+#: (a pickle, a pipe, a wake-up) small against checking its lines.
+BATCH_BYTES = 512 * 1024
+
+#: Batches sent to the workers and not yet written, per worker: enough to keep each busy
+#: while the output of the oldest is written, few enough to keep memory bounded.
+IN_FLIGHT = 3
+
+
+def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namespace, _Counts], int]) -> int:
+    """Run check or convert over ``options.jobs`` worker processes: this process reads the
+    files and sends their lines in batches; the workers check or convert them, and what each
+    batch gives is written here, in the order of the lines, as one process writes it."""
+    import signal
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    # POSIX only (Windows has no signal mask; a worker there ignores Ctrl-C from its initializer on).
+    mask: Callable[[int, set[int]], set[int]] = getattr(signal, "pthread_sigmask", _no_mask)
+
+    write = _output()
+    counts = _Counts()
+    progress = _Progress(sys.stderr, enabled=not getattr(options, "quiet", False))
+    sent: deque[Future[_Done]] = deque()
+    # Spawned, not forked: the same on every system, and a worker starts with no copy of a
+    # caller's threads or state (the process may be a test runner or a notebook).
+    workers = ProcessPoolExecutor(
+        options.jobs, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(options,)
+    )
+
+    def written(done: _Done) -> None:
+        failed, pieces = done
+        counts.failed += failed
+        for to_stderr, text in pieces:
+            progress.clear()
+            (sys.stderr.write if to_stderr else write)(text)
+
+    def send(shown: str, batch: list[tuple[int, Any]]) -> None:
+        # A worker is spawned in submit() when one more is due. Ctrl-C reaches every process
+        # of the terminal's group, and one that is still importing would die with a
+        # traceback: it starts with Ctrl-C blocked (the mask outlives exec) and ignores it
+        # from its initializer on. Here a Ctrl-C meanwhile waits, and comes right after.
+        previous = mask(getattr(signal, "SIG_BLOCK", 0), {signal.SIGINT})
+        try:
+            sent.append(workers.submit(_work, shown, batch))
+        finally:
+            mask(getattr(signal, "SIG_SETMASK", 2), previous)
+        if len(sent) >= IN_FLIGHT * options.jobs:
+            written(sent.popleft().result())
+
+    finished = False
+    try:
+        for name in options.files:
+            shown = _shown(name)
+            batch: list[tuple[int, Any]] = []
+            size = 0
+            unreadable: _UnreadableFile | None = None
+            try:
+                for number, raw in _lines(name, options.max_line_bytes, progress, counts):
+                    batch.append((number, raw))
+                    size += _LINE_COST + (len(raw) if raw is not None else 0)
+                    if size >= BATCH_BYTES:
+                        send(shown, batch)
+                        batch, size = [], 0
+            except _UnreadableFile as error:
+                unreadable = error
+            if batch:
+                send(shown, batch)
+            while sent:  # a file's lines are all written before what is said of the file
+                written(sent.popleft().result())
+            if unreadable is not None:
+                counts.unreadable += 1
+                progress.clear()
+                sys.stderr.write(_report(f"toolturns: {shown}: {unreadable}"))
+        finished = True
+    finally:
+        # On Ctrl-C or a closed pipe, what was not started is dropped; each worker ends
+        # after its batch (they ignore Ctrl-C: this process stops them), and the
+        # interpreter waits for them at exit, so none is left behind.
+        workers.shutdown(wait=finished, cancel_futures=True)
+    progress.clear()
+    return summary(options, counts)
+
+
+def _no_mask(how: int, signals: set[int]) -> set[int]:
+    return set()
+
+
+# What one line costs a batch besides its bytes, so that blank-free batches of tiny or
+# skipped lines stay bounded too.
+_LINE_COST = 64
+
+# What a worker gives for a batch: the lines that failed, and the text to write, to
+# stderr (True) or stdout (False), in order.
+_Done = tuple[int, list[tuple[bool, str]]]
+
+# The worker's command, set by _start_worker.
+_job: Callable[[str, list[tuple[int, Any]]], _Done]
+
+
+def _start_worker(options: argparse.Namespace) -> None:
+    """Set up a worker process for ``options``' command."""
+    import signal
+
+    # Ctrl-C reaches every process of the terminal's group: the main one stops the run.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _job
+    _job = _checker(options) if options.command is _check else _converter(options)
+
+
+def _work(shown: str, batch: list[tuple[int, Any]]) -> _Done:
+    return _job(shown, batch)
+
+
+def _checker(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
+    decoded = _Decoder(options.max_line_bytes)
+    target, allow_pending, as_json, quiet = (
+        options.target,
+        not options.no_pending,
+        options.format == "json",
+        options.quiet,
+    )
+
+    def check(shown: str, batch: list[tuple[int, Any]]) -> _Done:
+        failed = 0
+        report: list[str] = []
+        for number, raw in batch:
+            problems = _problems(decoded, raw, target, allow_pending)
+            if problems:
+                failed += 1
+                if not quiet:
+                    report.append(_problem_lines(shown, number, problems, as_json))
+        return failed, [(False, "".join(report))] if report else []
+
+    return check
+
+
+def _converter(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
+    decoded = _Decoder(options.max_line_bytes)
+
+    def convert(shown: str, batch: list[tuple[int, Any]]) -> _Done:
+        failed = 0
+        pieces: list[tuple[bool, str]] = []
+        for number, raw in batch:
+            reports, body = _convert_line(decoded, raw, options, shown, number)
+            if reports:
+                pieces.append((True, reports))
+            if body is None:
+                failed += 1
+            else:
+                pieces.append((False, body))
+        return failed, _joined(pieces)
+
+    return convert
+
+
+def _joined(pieces: list[tuple[bool, str]]) -> list[tuple[bool, str]]:
+    """The pieces with each run of pieces to the same stream joined into one."""
+    from itertools import groupby
+
+    return [(to_stderr, "".join(text for _, text in run)) for to_stderr, run in groupby(pieces, _stream_of)]
+
+
+def _stream_of(piece: tuple[bool, str]) -> bool:
+    return piece[0]
 
 
 # -- reading lines -----------------------------------------------------------------------
