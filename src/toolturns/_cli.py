@@ -24,7 +24,7 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from time import monotonic
-from typing import Any, NoReturn, TextIO, cast
+from typing import Any, NoReturn, TextIO, TypeAlias, cast
 
 from . import __version__
 from ._errors import InvalidTranscript, MessageError, describe
@@ -310,7 +310,7 @@ def _check_summary(options: argparse.Namespace, counts: _Counts) -> int:
     return _FOUND if counts.failed else _CLEAN
 
 
-def _problems(decoded: _Decoder, raw: bytes | None, target: str | None, allow_pending: bool) -> list[Problem]:
+def _problems(decoded: _Decoder, raw: _Line, target: str | None, allow_pending: bool) -> list[Problem]:
     """The problems of one line: of the line itself, or of the transcript it holds."""
     try:
         messages, tools = _transcript(decoded(raw))
@@ -653,6 +653,10 @@ def _stream_of(piece: tuple[bool, str]) -> bool:
 # -- reading lines -----------------------------------------------------------------------
 
 
+# What the reader gives for each line: its bytes, a Parquet row, or None for a line too long to read.
+_Line: TypeAlias = "bytes | _Row | None"
+
+
 class _UnreadableFile(Exception):
     """A file that could not be opened or read to its end; the reason is the message."""
 
@@ -702,7 +706,7 @@ def _not_a_file_name(error: ValueError) -> str:
     return "is not a file name: it holds a NUL byte"
 
 
-def _lines(name: str, limit: int, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, bytes | None]]:
+def _lines(name: str, limit: int, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, _Line]]:
     """The non-blank lines of a file and their numbers (from 1, blank lines counted), one at a time;
     None for a line longer than ``limit`` bytes, which is skipped without being held.
 
@@ -719,7 +723,11 @@ def _lines(name: str, limit: int, progress: _Progress, counts: _Counts) -> Itera
     """
     try:
         with ExitStack() as files:
-            readline = _binary_input(name, files).readline
+            stream = _binary_input(name, files)
+            if _is_parquet(stream):
+                yield from _rows(stream, progress, counts)
+                return
+            readline = stream.readline
             number = 0
             while raw := readline(limit + 1):
                 number += 1
@@ -754,6 +762,98 @@ def _reason(error: BaseException) -> str:
     if isinstance(error, OSError) and error.strerror:
         return error.strerror  # "No such file or directory", as a shell says it
     return str(error)  # gzip: "Not a gzipped file (b'{\"')", "Compressed file ended before..."
+
+
+# -- reading Parquet --------------------------------------------------------------------
+
+_PARQUET_MAGIC = b"PAR1"
+
+#: Rows read from a Parquet file at a time: what is held of it while they are checked.
+PARQUET_BATCH_ROWS = 256
+
+_PARQUET_COLUMNS = ("messages", "tools")
+
+
+def _is_parquet(stream: Any) -> bool:
+    """A Parquet file starts with its magic bytes (and ends with them, after its footer)."""
+    peek = getattr(stream, "peek", None)
+    return peek is not None and bytes(peek(4)[:4]) == _PARQUET_MAGIC
+
+
+def _rows(stream: Any, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, _Row]]:
+    """The rows of a Parquet file and their numbers (from 1), a record batch at a time, as
+    ``_lines`` gives lines: only the ``messages`` and ``tools`` columns are read."""
+    try:
+        import pyarrow.parquet as parquet  # type: ignore[import-untyped]
+        from pyarrow import ArrowException
+    except ImportError:
+        raise _UnreadableFile("reading Parquet needs pyarrow: pip install 'toolturns[parquet]'") from None
+    if not stream.seekable():  # the footer, which says where everything is, comes last
+        raise _UnreadableFile("is Parquet, which is read from a file, not a pipe: name the file")
+    try:
+        table = parquet.ParquetFile(stream)
+        names = table.schema_arrow.names
+        if "messages" not in names:
+            raise _UnreadableFile(
+                f"has no 'messages' column, which holds the transcripts (its columns: {', '.join(names)})"
+            )
+        columns = [column for column in _PARQUET_COLUMNS if column in names]
+        number = 0
+        for batch in table.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=columns):
+            values = [batch.column(column).to_pylist() for column in columns]
+            size = batch.nbytes // max(batch.num_rows, 1)
+            for row in zip(*values, strict=True):
+                number += 1
+                counts.read += 1
+                counts.lines += 1
+                progress.update(counts.read)
+                yield number, _Row(dict(zip(columns, row, strict=True)), size)
+    except ArrowException as error:  # not Parquet after all, cut short, corrupt
+        raise _UnreadableFile(f"is not Parquet toolturns reads: {error}") from None
+
+
+class _Row:
+    """A Parquet row: its ``messages`` and ``tools`` as pyarrow gives them, which are the keys
+    of a JSONL line; a column of JSON text is read as the text of that key's value.
+
+    A struct column gives every row every field it has in any row, ``None`` where a row has
+    none: a user message gets ``"tool_calls": None``, a tool's schema the ``properties`` of
+    every other tool, as ``"city": None``. Arrow cannot say "absent", so a null field of a
+    struct is read as absent. (JSON text says what it means: its nulls stay.)
+    """
+
+    __slots__ = ("_size", "_values")
+
+    def __init__(self, values: dict[str, Any], size: int) -> None:
+        self._values = values
+        self._size = size
+
+    def __len__(self) -> int:
+        """Its share of its record batch's bytes: what a line's length is to a batch of work."""
+        return self._size
+
+    def __getstate__(self) -> tuple[dict[str, Any], int]:
+        return self._values, self._size
+
+    def __setstate__(self, state: tuple[dict[str, Any], int]) -> None:
+        self._values, self._size = state
+
+    def value(self) -> dict[str, Any]:
+        """The row as a decoded line, or _BadLine when a column of JSON text is not JSON."""
+        return {
+            key: _careful(value, column=key) if isinstance(value, str) else _unpadded(value)
+            for key, value in self._values.items()
+        }
+
+
+def _unpadded(value: Any) -> Any:
+    """A value of a struct column without the null fields Arrow filled in: every object's keys
+    whose value is null are left out, at any depth (the elements of a list stay, nulls too)."""
+    if isinstance(value, dict):
+        return {key: _unpadded(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_unpadded(item) for item in value]
+    return value
 
 
 # -- decoding a line -------------------------------------------------------------------
@@ -811,13 +911,15 @@ class _Decoder:
         self._values: dict[str, Any] = {}
         self._repeated: set[str] = set()
 
-    def __call__(self, raw: bytes | None) -> JSON:
+    def __call__(self, raw: _Line) -> JSON:
         if raw is None:
             raise _BadLine(
                 "line",
                 "line_too_long",
                 f"is longer than {self._limit} bytes (toolturns' --max-line-bytes limit); skipped unread",
             )
+        if isinstance(raw, _Row):  # read already
+            return raw.value()
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -926,11 +1028,18 @@ _PAIRS = json.JSONDecoder(
 )
 
 
-def _careful(text: str) -> JSON:
-    """The value of a line the fast reading did not take, or the _BadLine that says why there is none."""
+def _careful(text: str, column: str | None = None) -> JSON:
+    """The value of a line the fast reading did not take, or the _BadLine that says why there is none.
+
+    With ``column``, the text is the value of that key (a Parquet column of JSON text), and
+    the paths start there.
+    """
+    where = "line" if column is None else column
     try:
         pairs = _PAIRS.decode(text)
-        repeated = _first_repeat(pairs, "" if isinstance(pairs, _Pairs) else "messages")
+        # A line's object is the root of its paths, a bare array is its messages.
+        root = column if column is not None else "" if isinstance(pairs, _Pairs) else "messages"
+        repeated = _first_repeat(pairs, root)
         if repeated is not None:
             raise _BadLine(
                 repeated,
@@ -943,25 +1052,29 @@ def _careful(text: str) -> JSON:
     except json.JSONDecodeError as error:
         # A position past the last character (the newline) says the line was cut short.
         end = len(text.rstrip(" \t\r\n"))
-        where = "at the end of the line" if error.pos >= end else f"at character {error.pos + 1}"
+        at = (
+            f"at the end of the {'line' if column is None else 'text'}"
+            if error.pos >= end
+            else f"at character {error.pos + 1}"
+        )
         what = error.msg.removesuffix(" at")  # "Unterminated string starting at", then where
-        raise _BadLine("line", "invalid_json", f"is not JSON: {what} {where}") from None
+        raise _BadLine(where, "invalid_json", f"is not JSON: {what} {at}") from None
     except _LongInteger as error:
         raise _BadLine(
-            "line",
+            where,
             "invalid_json",
             f"is not JSON toolturns reads: an integer of {error.digits} digits, over toolturns' limit of "
             f"{error.limit} digits",
         ) from None
     except RecursionError:
         raise _BadLine(
-            "line",
+            where,
             "invalid_json",
             "is not JSON toolturns reads: arrays and objects nest deeper than toolturns' limit (about "
             f"{sys.getrecursionlimit()} levels, Python's recursion limit)",
         ) from None
     except ValueError as error:  # NaN, a number out of range
-        raise _BadLine("line", "invalid_json", f"is not JSON: {error}") from None
+        raise _BadLine(where, "invalid_json", f"is not JSON: {error}") from None
 
 
 def _first_repeat(value: object, root: str) -> str | None:
