@@ -253,3 +253,54 @@ def test_without_a_signal_mask_as_on_windows(
     """Windows has no pthread_sigmask: the workers are spawned all the same."""
     monkeypatch.delattr(signal, "pthread_sigmask")
     same_with_jobs(capsys, ["check"], str(FIXTURES[0]))
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="the bounds are in KiB, the unit of ru_maxrss on Linux (macOS reports bytes); CI runs on Linux",
+)
+def test_memory_with_jobs_stays_flat_on_a_large_file(tmp_path: Path) -> None:
+    """A 30 MB file takes each process of ``--jobs 2`` about the memory a 1 MB file does: the
+    lines travel in batches, a few in flight per worker, never the whole file."""
+    from tests.test_cli import PEAK, generate
+
+    small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
+    generate(small, 1)
+    generate(large, 30)
+
+    def peak(path: Path) -> int:
+        run = subprocess.run(
+            [sys.executable, "-c", PEAK, str(TOOLTURNS), "check", "--jobs", "2", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=300,
+        )
+        status, kib = map(int, run.stdout.split())
+        assert status == 1  # every tenth transcript has an unanswered call
+        return kib  # the largest of the command and its workers
+
+    small_kib, large_kib = peak(small), peak(large)
+    assert large_kib - small_kib < 20 * 1024, (small_kib, large_kib)
+
+
+def test_the_reader_going_away_stops_the_workers_quietly(tmp_path: Path) -> None:
+    """``toolturns check --jobs 2 big | head -1``: status 2, no traceback, no worker left."""
+    path = tmp_path / "broken.jsonl"
+    path.write_bytes((b'[{"role": "tool", "tool_call_id": "c", "content": "18"}]\n') * 20_000)
+    with subprocess.Popen(
+        [str(TOOLTURNS), "check", "--jobs", "2", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as child:
+        assert child.stdout is not None
+        assert child.stderr is not None
+        child.stdout.readline()
+        workers = _children(child.pid)
+        child.stdout.close()  # as head does after its line
+        error = child.stderr.read()
+        status = child.wait(timeout=60)
+    assert status == 2
+    assert error == b""
+    deadline = time.monotonic() + 30
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, workers))
