@@ -212,7 +212,7 @@ def test_ctrl_c_leaves_no_worker_behind(tmp_path: Path) -> None:
     the workers end with it. Standard input stays open, so the run is surely midway."""
     lines = (ROOT / "examples" / "transcripts.jsonl").read_bytes() * 50
     with subprocess.Popen(
-        [str(TOOLTURNS), "check", "--jobs", "2", "-"],
+        [str(TOOLTURNS), "check", "--jobs", "3", "-"],
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -222,7 +222,7 @@ def test_ctrl_c_leaves_no_worker_behind(tmp_path: Path) -> None:
         process.stdin.write(lines)
         process.stdin.flush()
         deadline = time.monotonic() + 60
-        # The spawned workers (the resource tracker is a child too).
+        # The two spawned workers (the resource tracker is a child too).
         while len(workers := _children(process.pid)) < 3 and time.monotonic() < deadline:
             time.sleep(0.05)
         assert len(workers) >= 3

@@ -218,7 +218,8 @@ def _add_files(parser: argparse.ArgumentParser) -> None:
         type=_job_count,
         default=1,
         metavar="N",
-        help="work in N processes (default: 1; 0: one per core); the output is the same, in the same order",
+        help="work in N processes, this one and N-1 workers (default: 1; 0: one per core); "
+        "the output is the same, in the same order",
     )
     parser.add_argument(
         "--max-line-bytes",
@@ -493,9 +494,13 @@ IN_FLIGHT = 3
 
 
 def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namespace, _Counts], int]) -> int:
-    """Run check or convert over ``options.jobs`` worker processes: this process reads the
-    files and sends their lines in batches; the workers check or convert them, and what each
-    batch gives is written here, in the order of the lines, as one process writes it."""
+    """Run check or convert in ``options.jobs`` processes: this one and ``jobs - 1`` workers.
+
+    This process reads the files and sends their lines in batches to the workers; when as
+    many batches as they can keep busy with are on their way, it checks (or converts) the
+    next batch itself, its share of the work, instead of waiting. What each batch gives is
+    written here, in the order of the lines, as one process writes it.
+    """
     import signal
     from concurrent.futures import Future, ProcessPoolExecutor
     from multiprocessing import get_context
@@ -506,32 +511,49 @@ def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namesp
     write = _output()
     counts = _Counts()
     progress = _Progress(sys.stderr, enabled=not getattr(options, "quiet", False))
-    sent: deque[Future[_Done]] = deque()
+    mine = _job_of(options)
+    # Each batch's outcome in the order of the lines: a worker's to come, or this process's.
+    pending: deque[Future[_Done] | _Done] = deque()
+    away = 0  # the futures among them
+    most_away = IN_FLIGHT * (options.jobs - 1)
+    most_pending = IN_FLIGHT * options.jobs  # this process's share is waited for too
     # Spawned, not forked: the same on every system, and a worker starts with no copy of a
     # caller's threads or state (the process may be a test runner or a notebook).
     workers = ProcessPoolExecutor(
-        options.jobs, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(options,)
+        options.jobs - 1, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(options,)
     )
 
-    def written(done: _Done) -> None:
-        failed, pieces = done
+    def write_next() -> None:
+        nonlocal away
+        outcome = pending.popleft()
+        if isinstance(outcome, Future):
+            away -= 1
+            outcome = outcome.result()
+        failed, pieces = outcome
         counts.failed += failed
         for to_stderr, text in pieces:
             progress.clear()
             (sys.stderr.write if to_stderr else write)(text)
 
     def send(shown: str, batch: list[tuple[int, Any]]) -> None:
-        # A worker is spawned in submit() when one more is due. Ctrl-C reaches every process
-        # of the terminal's group, and one that is still importing would die with a
-        # traceback: it starts with Ctrl-C blocked (the mask outlives exec) and ignores it
-        # from its initializer on. Here a Ctrl-C meanwhile waits, and comes right after.
-        previous = mask(getattr(signal, "SIG_BLOCK", 0), {signal.SIGINT})
-        try:
-            sent.append(workers.submit(_work, shown, batch))
-        finally:
-            mask(getattr(signal, "SIG_SETMASK", 2), previous)
-        if len(sent) >= IN_FLIGHT * options.jobs:
-            written(sent.popleft().result())
+        nonlocal away
+        if len(pending) >= most_pending:  # memory stays bounded: the oldest is written first
+            write_next()
+        if away < most_away:
+            # A worker is spawned in submit() when one more is due. Ctrl-C reaches every
+            # process of the terminal's group, and one that is still importing would die with
+            # a traceback: it starts with Ctrl-C blocked (the mask outlives exec) and ignores
+            # it from its initializer on. Here a Ctrl-C meanwhile waits, and comes right after.
+            previous = mask(getattr(signal, "SIG_BLOCK", 0), {signal.SIGINT})
+            try:
+                pending.append(workers.submit(_work, shown, batch))
+            finally:
+                mask(getattr(signal, "SIG_SETMASK", 2), previous)
+            away += 1
+        else:
+            pending.append(mine(shown, batch))
+        while pending and not (isinstance(pending[0], Future) and not pending[0].done()):
+            write_next()
 
     finished = False
     try:
@@ -551,8 +573,8 @@ def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namesp
                 unreadable = error
             if batch:
                 send(shown, batch)
-            while sent:  # a file's lines are all written before what is said of the file
-                written(sent.popleft().result())
+            while pending:  # a file's lines are all written before what is said of the file
+                write_next()
             if unreadable is not None:
                 counts.unreadable += 1
                 progress.clear()
@@ -590,7 +612,12 @@ def _start_worker(options: argparse.Namespace) -> None:
     # Ctrl-C reaches every process of the terminal's group: the main one stops the run.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     global _job
-    _job = _checker(options) if options.command is _check else _converter(options)
+    _job = _job_of(options)
+
+
+def _job_of(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
+    """What checks or converts a batch of lines for ``options``' command, in any process."""
+    return _checker(options) if options.command is _check else _converter(options)
 
 
 def _work(shown: str, batch: list[tuple[int, Any]]) -> _Done:
