@@ -20,6 +20,11 @@ start and the imports included), reading the file line by line in binary:
   again with ``--target anthropic`` (the structure plus Anthropic's rules and
   the codec's own acceptance).
 
+- toolturns in worker processes: ``check --quiet --jobs 2 FILE`` (issue #17: at
+  least 1.6x faster than the same command in one process, on 2 cores); the
+  table adds its speed-up over ``toolturns check`` (``--jobs 1``), the best
+  rounds and the median of the per-round ratios.
+
 Both are first checked to agree that the file is clean (the command exits 0
 and every line decodes). Each round runs the contenders one after the other,
 interleaved; the ratio is toolturns / baseline per round, and the table shows
@@ -30,6 +35,13 @@ Run from the repository root::
     python benchmarks/bench_check.py              # about 2 minutes
     python benchmarks/bench_check.py --rounds 5   # the figures in docs/performance.md, about 3 minutes
     python benchmarks/bench_check.py --quick      # 10,000 lines each, about 15 s
+    python benchmarks/bench_check.py --memory     # peak memory of --jobs 1 and 2 on a 200 MB file
+
+``--memory`` (Linux: it reads ``/proc``) writes about 200 MB of the bundled data
+and runs ``check --jobs 1`` and ``--jobs 2`` over it, sampling the resident
+memory of the command and of its worker processes every 10 ms: the peak of the
+sum (issue #17's target: under 200 MB with ``--jobs 2``) and of the largest
+single process.
 """
 
 from __future__ import annotations
@@ -148,8 +160,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--quick", action="store_true", help="10,000 lines each instead of 100,000")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    parser.add_argument("--memory", action="store_true", help="peak memory of --jobs 1 and 2 on 200 MB")
     options = parser.parse_args(argv)
     lines = 10_000 if options.quick else 100_000
+    if options.memory:
+        return memory()
 
     print(
         f"toolturns {toolturns.__version__}, Python {platform.python_version()} "
@@ -173,6 +188,9 @@ def _table(name: str, path: Path, lines: int, size: int, rounds: int) -> None:
         "toolturns check --target anthropic": [
             *(sys.executable, "-m", "toolturns", "check", "--quiet", "--target", "anthropic", str(path))
         ],
+        "toolturns check --jobs 2": [
+            *(sys.executable, "-m", "toolturns", "check", "--quiet", "--jobs", "2", str(path))
+        ],
     }
     if any(run(command)[1] != 0 for command in contenders.values()):
         sys.exit(f"bench_check: {name}: the dataset must decode and check clean before it is timed")
@@ -194,6 +212,58 @@ def _table(name: str, path: Path, lines: int, size: int, rounds: int) -> None:
             f"{statistics.median(ratios):>9.2f}x"
         )
     print("   (targets, issue #15: toolturns check <= 1.8x on the bundled data, <= 3x on short lines)")
+    alone, together = times["toolturns check"], times["toolturns check --jobs 2"]
+    speedups = [one / two for one, two in zip(alone, together, strict=True)]
+    print(
+        f"--jobs 2 against --jobs 1: {min(alone) / min(together):.2f}x (best), "
+        f"{statistics.median(speedups):.2f}x (median), {min(speedups):.2f}-{max(speedups):.2f}x (rounds)"
+        "   (target, issue #17: >= 1.6x on 2 cores)"
+    )
+
+
+def memory() -> int:
+    """Peak resident memory of check --jobs 1 and 2 over about 200 MB (see the module's docstring)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "bundled.jsonl"
+        size = write_dataset(path, 95_000)
+        print(f"bundled: 95,000 lines, {size / 1e6:.1f} MB; resident memory sampled every 10 ms")
+        for jobs in ("1", "2"):
+            command = [sys.executable, "-m", "toolturns", "check", "--quiet", "--jobs", jobs, str(path)]
+            total, largest, status = peak_memory(command)
+            print(
+                f"check --jobs {jobs}: peak of the sum {total / 1024:.1f} MB, of one process "
+                f"{largest / 1024:.1f} MB (exit status {status})"
+            )
+    return 0
+
+
+def peak_memory(command: list[str]) -> tuple[int, int, int]:
+    """Run ``command``; the peak KiB of its process and its children's summed, of one of them, and its status."""
+    process = subprocess.Popen(command)
+    total = largest = 0
+    while process.poll() is None:
+        sizes = [_resident(pid) for pid in [process.pid, *_children(process.pid)]]
+        total, largest = max(total, sum(sizes)), max(largest, *sizes)
+        time.sleep(0.01)
+    return total, largest, process.returncode
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _resident(pid: int) -> int:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return 0
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
 
 
 if __name__ == "__main__":

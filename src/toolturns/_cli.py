@@ -20,10 +20,11 @@ import re
 import sys
 import traceback
 import zlib
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack
 from time import monotonic
-from typing import Any, NoReturn, TextIO, cast
+from typing import Any, NoReturn, TextIO, TypeAlias, cast
 
 from . import __version__
 from ._errors import InvalidTranscript, MessageError, describe
@@ -214,6 +215,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def _add_files(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
+        "--jobs",
+        type=_job_count,
+        default=1,
+        metavar="N",
+        help="work in N processes, this one and N-1 workers (default: 1; 0: one per core); "
+        "the output is the same, in the same order",
+    )
+    parser.add_argument(
         "--max-line-bytes",
         type=_line_limit,
         default=MAX_LINE_BYTES,
@@ -238,10 +247,27 @@ def _line_limit(text: str) -> int:
     return int(text)
 
 
+def _job_count(text: str) -> int:
+    """The value of --jobs: a whole number of processes, 0 for one per core."""
+    if not _DIGITS.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number of processes, 0 for one per core, got {text!r}"
+        )
+    return int(text) or _cores()
+
+
+def _cores() -> int:
+    """The cores this process may use (3.13's ``os.process_cpu_count`` sees an affinity mask)."""
+    count: Callable[[], int | None] = getattr(os, "process_cpu_count", os.cpu_count)
+    return count() or 1
+
+
 # -- check -------------------------------------------------------------------------------
 
 
 def _check(options: argparse.Namespace) -> int:
+    if options.jobs > 1:
+        return _in_parallel(options, _check_summary)
     write = _output()
     as_json = options.format == "json"
     counts = _Counts()
@@ -258,17 +284,24 @@ def _check(options: argparse.Namespace) -> int:
                 if options.quiet:
                     continue
                 progress.clear()
-                for problem in problems:
-                    write(
-                        _json_line(shown, number, problem)
-                        if as_json
-                        else _report(f"{shown}:{number}: {problem}")
-                    )
+                write(_problem_lines(shown, number, problems, as_json))
         except _UnreadableFile as error:
             counts.unreadable += 1
             progress.clear()
             sys.stderr.write(_report(f"toolturns: {shown}: {error}"))
     progress.clear()
+    return _check_summary(options, counts)
+
+
+def _problem_lines(shown: str, number: int, problems: list[Problem], as_json: bool) -> str:
+    """The report of one line's problems: a line each, as text or JSON."""
+    if as_json:
+        return "".join(_json_line(shown, number, problem) for problem in problems)
+    return "".join(_report(f"{shown}:{number}: {problem}") for problem in problems)
+
+
+def _check_summary(options: argparse.Namespace, counts: _Counts) -> int:
+    """Write check's last line (unless quiet); return the exit status."""
     if not options.quiet:
         found = f"{counts.failed} with problems" if counts.failed else "no problems"
         sys.stderr.write(
@@ -279,7 +312,7 @@ def _check(options: argparse.Namespace) -> int:
     return _FOUND if counts.failed else _CLEAN
 
 
-def _problems(decoded: _Decoder, raw: bytes | None, target: str | None, allow_pending: bool) -> list[Problem]:
+def _problems(decoded: _Decoder, raw: _Line, target: str | None, allow_pending: bool) -> list[Problem]:
     """The problems of one line: of the line itself, or of the transcript it holds."""
     try:
         messages, tools = _transcript(decoded(raw))
@@ -366,6 +399,8 @@ _ASCII = json.JSONEncoder()  # ensure_ascii: the \\u escape (a surrogate pair be
 
 
 def _convert(options: argparse.Namespace) -> int:
+    if options.jobs > 1:
+        return _in_parallel(options, _convert_summary)
     write = _output()
     counts = _Counts()
     progress = _Progress(sys.stderr, enabled=True)
@@ -374,26 +409,41 @@ def _convert(options: argparse.Namespace) -> int:
         shown = _shown(name)
         try:
             for number, raw in _lines(name, options.max_line_bytes, progress, counts):
-                try:
-                    body, dropped = _converted(decoded(raw), options)
-                except _BadLine as error:
-                    where, reason = error.path, error.message
-                except MessageError as error:
-                    where, reason = error.path or "line", _cli_words(error.reason, in_convert=True)
+                reports, body = _convert_line(decoded, raw, options, shown, number)
+                progress.clear()  # stdout may be the same terminal
+                if reports:
+                    sys.stderr.write(reports)
+                if body is None:
+                    counts.failed += 1
                 else:
-                    progress.clear()  # stdout may be the same terminal
-                    for path, what in dropped:
-                        sys.stderr.write(_report(f"{shown}:{number}: {path}: dropped {what}"))
-                    write(_json_text(body))
-                    continue
-                counts.failed += 1
-                progress.clear()
-                sys.stderr.write(_report(f"{shown}:{number}: {where}: {reason}"))
+                    write(body)
         except _UnreadableFile as error:
             counts.unreadable += 1
             progress.clear()
             sys.stderr.write(_report(f"toolturns: {shown}: {error}"))
     progress.clear()
+    return _convert_summary(options, counts)
+
+
+def _convert_line(
+    decoded: Callable[[Any], JSON], raw: Any, options: argparse.Namespace, shown: str, number: int
+) -> tuple[str, str | None]:
+    """One line converted: what to report of it on stderr (what was dropped, or why it was
+    skipped), and its body as a line of output, None when it is skipped."""
+    try:
+        body, dropped = _converted(decoded(raw), options)
+    except _BadLine as error:
+        where, reason = error.path, error.message
+    except MessageError as error:
+        where, reason = error.path or "line", _cli_words(error.reason, in_convert=True)
+    else:
+        reports = "".join(_report(f"{shown}:{number}: {path}: dropped {what}") for path, what in dropped)
+        return reports, _json_text(body)
+    return _report(f"{shown}:{number}: {where}: {reason}"), None
+
+
+def _convert_summary(options: argparse.Namespace, counts: _Counts) -> int:
+    """Write convert's last line; return the exit status."""
     written = counts.lines - counts.failed
     sys.stderr.write(
         f"{_not_read(counts)}read {_count(counts.lines, 'transcript')} in {counts.elapsed()}: "
@@ -438,7 +488,206 @@ def _converted(value: JSON, options: argparse.Namespace) -> tuple[dict[str, Any]
     return body, unsupported(read_messages, read_tools or (), target)
 
 
+# -- in worker processes: --jobs N ------------------------------------------------------
+
+#: The raw bytes of lines sent to a worker at a time: enough to make a batch's cost
+#: (a pickle, a pipe, a wake-up) small against checking its lines.
+BATCH_BYTES = 512 * 1024
+
+#: Batches sent to the workers and not yet written, per worker: enough to keep each busy
+#: while the output of the oldest is written, few enough to keep memory bounded.
+IN_FLIGHT = 3
+
+
+def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namespace, _Counts], int]) -> int:
+    """Run check or convert in ``options.jobs`` processes: this one and ``jobs - 1`` workers.
+
+    This process reads the files and sends their lines in batches to the workers; when as
+    many batches as they can keep busy with are on their way, it checks (or converts) the
+    next batch itself, its share of the work, instead of waiting. What each batch gives is
+    written here, in the order of the lines, as one process writes it.
+    """
+    import signal
+    from concurrent.futures import Future, ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    # POSIX only (Windows has no signal mask; a worker there ignores Ctrl-C from its initializer on).
+    mask: Callable[[int, set[int]], set[int]] = getattr(signal, "pthread_sigmask", _no_mask)
+
+    write = _output()
+    counts = _Counts()
+    progress = _Progress(sys.stderr, enabled=not getattr(options, "quiet", False))
+    mine = _job_of(options)
+    # Each batch's outcome in the order of the lines: a worker's to come, or this process's.
+    pending: deque[Future[_Done] | _Done] = deque()
+    away = 0  # the futures among them
+    most_away = IN_FLIGHT * (options.jobs - 1)
+    most_pending = IN_FLIGHT * options.jobs  # this process's share is waited for too
+    # Spawned, not forked: the same on every system, and a worker starts with no copy of a
+    # caller's threads or state (the process may be a test runner or a notebook).
+    workers = ProcessPoolExecutor(
+        options.jobs - 1, mp_context=get_context("spawn"), initializer=_start_worker, initargs=(options,)
+    )
+
+    def write_next() -> None:
+        nonlocal away
+        outcome = pending.popleft()
+        if isinstance(outcome, Future):
+            away -= 1
+            outcome = outcome.result()
+        failed, pieces = outcome
+        counts.failed += failed
+        for to_stderr, text in pieces:
+            progress.clear()
+            (sys.stderr.write if to_stderr else write)(text)
+
+    def send(shown: str, batch: list[tuple[int, Any]]) -> None:
+        nonlocal away
+        if len(pending) >= most_pending:  # memory stays bounded: the oldest is written first
+            write_next()
+        if away < most_away:
+            # A worker is spawned in submit() when one more is due. Ctrl-C reaches every
+            # process of the terminal's group, and one that is still importing would die with
+            # a traceback: it starts with Ctrl-C blocked (the mask outlives exec) and ignores
+            # it from its initializer on. Here a Ctrl-C meanwhile waits, and comes right after.
+            previous = mask(getattr(signal, "SIG_BLOCK", 0), {signal.SIGINT})
+            try:
+                pending.append(workers.submit(_work, shown, batch))
+            finally:
+                mask(getattr(signal, "SIG_SETMASK", 2), previous)
+            away += 1
+        else:
+            pending.append(mine(shown, batch))
+        while pending and not (isinstance(pending[0], Future) and not pending[0].done()):
+            write_next()
+
+    finished = False
+    try:
+        for name in options.files:
+            shown = _shown(name)
+            batch: list[tuple[int, Any]] = []
+            size = 0
+            unreadable: _UnreadableFile | None = None
+            try:
+                for number, raw in _lines(name, options.max_line_bytes, progress, counts):
+                    batch.append((number, raw))
+                    size += _LINE_COST + (len(raw) if raw is not None else 0)
+                    if size >= BATCH_BYTES:
+                        send(shown, batch)
+                        batch, size = [], 0
+            except _UnreadableFile as error:
+                unreadable = error
+            if batch:
+                send(shown, batch)
+            while pending:  # a file's lines are all written before what is said of the file
+                write_next()
+            if unreadable is not None:
+                counts.unreadable += 1
+                progress.clear()
+                sys.stderr.write(_report(f"toolturns: {shown}: {unreadable}"))
+        finished = True
+    finally:
+        # On Ctrl-C or a closed pipe, what was not started is dropped; each worker ends
+        # after its batch (they ignore Ctrl-C: this process stops them), and the
+        # interpreter waits for them at exit, so none is left behind.
+        workers.shutdown(wait=finished, cancel_futures=True)
+    progress.clear()
+    return summary(options, counts)
+
+
+def _no_mask(how: int, signals: set[int]) -> set[int]:
+    return set()
+
+
+# What one line costs a batch besides its bytes, so that blank-free batches of tiny or
+# skipped lines stay bounded too.
+_LINE_COST = 64
+
+# What a worker gives for a batch: the lines that failed, and the text to write, to
+# stderr (True) or stdout (False), in order.
+_Done = tuple[int, list[tuple[bool, str]]]
+
+# The worker's command, set by _start_worker.
+_job: Callable[[str, list[tuple[int, Any]]], _Done]
+
+
+def _start_worker(options: argparse.Namespace) -> None:
+    """Set up a worker process for ``options``' command."""
+    import signal
+
+    # Ctrl-C reaches every process of the terminal's group: the main one stops the run.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    global _job
+    _job = _job_of(options)
+
+
+def _job_of(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
+    """What checks or converts a batch of lines for ``options``' command, in any process."""
+    return _checker(options) if options.command is _check else _converter(options)
+
+
+def _work(shown: str, batch: list[tuple[int, Any]]) -> _Done:
+    return _job(shown, batch)
+
+
+def _checker(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
+    decoded = _Decoder(options.max_line_bytes)
+    target, allow_pending, as_json, quiet = (
+        options.target,
+        not options.no_pending,
+        options.format == "json",
+        options.quiet,
+    )
+
+    def check(shown: str, batch: list[tuple[int, Any]]) -> _Done:
+        failed = 0
+        report: list[str] = []
+        for number, raw in batch:
+            problems = _problems(decoded, raw, target, allow_pending)
+            if problems:
+                failed += 1
+                if not quiet:
+                    report.append(_problem_lines(shown, number, problems, as_json))
+        return failed, [(False, "".join(report))] if report else []
+
+    return check
+
+
+def _converter(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
+    decoded = _Decoder(options.max_line_bytes)
+
+    def convert(shown: str, batch: list[tuple[int, Any]]) -> _Done:
+        failed = 0
+        pieces: list[tuple[bool, str]] = []
+        for number, raw in batch:
+            reports, body = _convert_line(decoded, raw, options, shown, number)
+            if reports:
+                pieces.append((True, reports))
+            if body is None:
+                failed += 1
+            else:
+                pieces.append((False, body))
+        return failed, _joined(pieces)
+
+    return convert
+
+
+def _joined(pieces: list[tuple[bool, str]]) -> list[tuple[bool, str]]:
+    """The pieces with each run of pieces to the same stream joined into one."""
+    from itertools import groupby
+
+    return [(to_stderr, "".join(text for _, text in run)) for to_stderr, run in groupby(pieces, _stream_of)]
+
+
+def _stream_of(piece: tuple[bool, str]) -> bool:
+    return piece[0]
+
+
 # -- reading lines -----------------------------------------------------------------------
+
+
+# What the reader gives for each line: its bytes, a Parquet row, or None for a line too long to read.
+_Line: TypeAlias = "bytes | _Row | None"
 
 
 class _UnreadableFile(Exception):
@@ -490,7 +739,7 @@ def _not_a_file_name(error: ValueError) -> str:
     return "is not a file name: it holds a NUL byte"
 
 
-def _lines(name: str, limit: int, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, bytes | None]]:
+def _lines(name: str, limit: int, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, _Line]]:
     """The non-blank lines of a file and their numbers (from 1, blank lines counted), one at a time;
     None for a line longer than ``limit`` bytes, which is skipped without being held.
 
@@ -507,7 +756,11 @@ def _lines(name: str, limit: int, progress: _Progress, counts: _Counts) -> Itera
     """
     try:
         with ExitStack() as files:
-            readline = _binary_input(name, files).readline
+            stream = _binary_input(name, files)
+            if _is_parquet(stream):
+                yield from _rows(stream, progress, counts)
+                return
+            readline = stream.readline
             number = 0
             while raw := readline(limit + 1):
                 number += 1
@@ -542,6 +795,98 @@ def _reason(error: BaseException) -> str:
     if isinstance(error, OSError) and error.strerror:
         return error.strerror  # "No such file or directory", as a shell says it
     return str(error)  # gzip: "Not a gzipped file (b'{\"')", "Compressed file ended before..."
+
+
+# -- reading Parquet --------------------------------------------------------------------
+
+_PARQUET_MAGIC = b"PAR1"
+
+#: Rows read from a Parquet file at a time: what is held of it while they are checked.
+PARQUET_BATCH_ROWS = 256
+
+_PARQUET_COLUMNS = ("messages", "tools")
+
+
+def _is_parquet(stream: Any) -> bool:
+    """A Parquet file starts with its magic bytes (and ends with them, after its footer)."""
+    peek = getattr(stream, "peek", None)
+    return peek is not None and bytes(peek(4)[:4]) == _PARQUET_MAGIC
+
+
+def _rows(stream: Any, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, _Row]]:
+    """The rows of a Parquet file and their numbers (from 1), a record batch at a time, as
+    ``_lines`` gives lines: only the ``messages`` and ``tools`` columns are read."""
+    try:
+        import pyarrow.parquet as parquet  # type: ignore[import-untyped]
+        from pyarrow import ArrowException
+    except ImportError:
+        raise _UnreadableFile("reading Parquet needs pyarrow: pip install 'toolturns[parquet]'") from None
+    if not stream.seekable():  # the footer, which says where everything is, comes last
+        raise _UnreadableFile("is Parquet, which is read from a file, not a pipe: name the file")
+    try:
+        table = parquet.ParquetFile(stream)
+        names = table.schema_arrow.names
+        if "messages" not in names:
+            raise _UnreadableFile(
+                f"has no 'messages' column, which holds the transcripts (its columns: {', '.join(names)})"
+            )
+        columns = [column for column in _PARQUET_COLUMNS if column in names]
+        number = 0
+        for batch in table.iter_batches(batch_size=PARQUET_BATCH_ROWS, columns=columns):
+            values = [batch.column(column).to_pylist() for column in columns]
+            size = batch.nbytes // max(batch.num_rows, 1)
+            for row in zip(*values, strict=True):
+                number += 1
+                counts.read += 1
+                counts.lines += 1
+                progress.update(counts.read)
+                yield number, _Row(dict(zip(columns, row, strict=True)), size)
+    except ArrowException as error:  # not Parquet after all, cut short, corrupt
+        raise _UnreadableFile(f"is not Parquet toolturns reads: {error}") from None
+
+
+class _Row:
+    """A Parquet row: its ``messages`` and ``tools`` as pyarrow gives them, which are the keys
+    of a JSONL line; a column of JSON text is read as the text of that key's value.
+
+    A struct column gives every row every field it has in any row, ``None`` where a row has
+    none: a user message gets ``"tool_calls": None``, a tool's schema the ``properties`` of
+    every other tool, as ``"city": None``. Arrow cannot say "absent", so a null field of a
+    struct is read as absent. (JSON text says what it means: its nulls stay.)
+    """
+
+    __slots__ = ("_size", "_values")
+
+    def __init__(self, values: dict[str, Any], size: int) -> None:
+        self._values = values
+        self._size = size
+
+    def __len__(self) -> int:
+        """Its share of its record batch's bytes: what a line's length is to a batch of work."""
+        return self._size
+
+    def __getstate__(self) -> tuple[dict[str, Any], int]:
+        return self._values, self._size
+
+    def __setstate__(self, state: tuple[dict[str, Any], int]) -> None:
+        self._values, self._size = state
+
+    def value(self) -> dict[str, Any]:
+        """The row as a decoded line, or _BadLine when a column of JSON text is not JSON."""
+        return {
+            key: _careful(value, column=key) if isinstance(value, str) else _unpadded(value)
+            for key, value in self._values.items()
+        }
+
+
+def _unpadded(value: Any) -> Any:
+    """A value of a struct column without the null fields Arrow filled in: every object's keys
+    whose value is null are left out, at any depth (the elements of a list stay, nulls too)."""
+    if isinstance(value, dict):
+        return {key: _unpadded(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [_unpadded(item) for item in value]
+    return value
 
 
 # -- decoding a line -------------------------------------------------------------------
@@ -599,13 +944,15 @@ class _Decoder:
         self._values: dict[str, Any] = {}
         self._repeated: set[str] = set()
 
-    def __call__(self, raw: bytes | None) -> JSON:
+    def __call__(self, raw: _Line) -> JSON:
         if raw is None:
             raise _BadLine(
                 "line",
                 "line_too_long",
                 f"is longer than {self._limit} bytes (toolturns' --max-line-bytes limit); skipped unread",
             )
+        if isinstance(raw, _Row):  # read already
+            return raw.value()
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -714,11 +1061,18 @@ _PAIRS = json.JSONDecoder(
 )
 
 
-def _careful(text: str) -> JSON:
-    """The value of a line the fast reading did not take, or the _BadLine that says why there is none."""
+def _careful(text: str, column: str | None = None) -> JSON:
+    """The value of a line the fast reading did not take, or the _BadLine that says why there is none.
+
+    With ``column``, the text is the value of that key (a Parquet column of JSON text), and
+    the paths start there.
+    """
+    where = "line" if column is None else column
     try:
         pairs = _PAIRS.decode(text)
-        repeated = _first_repeat(pairs, "" if isinstance(pairs, _Pairs) else "messages")
+        # A line's object is the root of its paths, a bare array is its messages.
+        root = column if column is not None else "" if isinstance(pairs, _Pairs) else "messages"
+        repeated = _first_repeat(pairs, root)
         if repeated is not None:
             raise _BadLine(
                 repeated,
@@ -731,25 +1085,29 @@ def _careful(text: str) -> JSON:
     except json.JSONDecodeError as error:
         # A position past the last character (the newline) says the line was cut short.
         end = len(text.rstrip(" \t\r\n"))
-        where = "at the end of the line" if error.pos >= end else f"at character {error.pos + 1}"
+        at = (
+            f"at the end of the {'line' if column is None else 'text'}"
+            if error.pos >= end
+            else f"at character {error.pos + 1}"
+        )
         what = error.msg.removesuffix(" at")  # "Unterminated string starting at", then where
-        raise _BadLine("line", "invalid_json", f"is not JSON: {what} {where}") from None
+        raise _BadLine(where, "invalid_json", f"is not JSON: {what} {at}") from None
     except _LongInteger as error:
         raise _BadLine(
-            "line",
+            where,
             "invalid_json",
             f"is not JSON toolturns reads: an integer of {error.digits} digits, over toolturns' limit of "
             f"{error.limit} digits",
         ) from None
     except RecursionError:
         raise _BadLine(
-            "line",
+            where,
             "invalid_json",
             "is not JSON toolturns reads: arrays and objects nest deeper than toolturns' limit (about "
             f"{sys.getrecursionlimit()} levels, Python's recursion limit)",
         ) from None
     except ValueError as error:  # NaN, a number out of range
-        raise _BadLine("line", "invalid_json", f"is not JSON: {error}") from None
+        raise _BadLine(where, "invalid_json", f"is not JSON: {error}") from None
 
 
 def _first_repeat(value: object, root: str) -> str | None:

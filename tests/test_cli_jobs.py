@@ -1,0 +1,306 @@
+"""``toolturns check --jobs N`` and ``convert --jobs N``: worker processes that change nothing
+of the output (the same lines, in the same order, the same status), bounded batches, and no
+worker left behind after Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import gzip
+import io
+import itertools
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toolturns import _cli as cli
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = [
+    ROOT / "examples" / "broken.jsonl",
+    ROOT / "examples" / "transcripts.jsonl",
+    ROOT / "tests" / "data" / "openai" / "vision_fine_tuning.jsonl",
+]
+TOOLTURNS = Path(sys.executable).parent / "toolturns"
+
+# Every command line of both commands whose output differs: formats, targets, options.
+COMMANDS = [
+    ["check"],
+    ["check", "--format", "json"],
+    ["check", "--target", "gemini", "--no-pending"],
+    ["check", "--target", "anthropic", "--quiet"],
+    ["convert", "--to", "anthropic"],
+    ["convert", "--to", "gemini", "--drop-unsupported"],
+    ["convert", "--to", "ollama", "--keep-invalid-arguments"],
+]
+
+
+def timeless(err: str) -> str:
+    """stderr with the time of the summary replaced: the one thing two runs may not share."""
+    return re.sub(r" in \d+\.\d s: ", " in T s: ", err)
+
+
+def run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> tuple[int, str, str]:
+    status = cli.main(argv)
+    out, err = capsys.readouterr()
+    return status, out, timeless(err)
+
+
+def same_with_jobs(capsys: pytest.CaptureFixture[str], command: list[str], *files: str) -> None:
+    alone = run(capsys, [*command, "--jobs", "1", *files])
+    together = run(capsys, [*command, "--jobs", "2", *files])
+    assert together == alone
+
+
+@pytest.fixture
+def small_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A batch per line or two, and few in flight: every path between batches is taken."""
+    monkeypatch.setattr(cli, "BATCH_BYTES", 100)
+    monkeypatch.setattr(cli, "IN_FLIGHT", 1)
+
+
+@pytest.mark.usefixtures("small_batches")
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_the_output_with_jobs_is_the_output_of_one_process(
+    capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    """All fixtures in one run (the workers are started once): stdout, stderr and status alike."""
+    same_with_jobs(capsys, command, *map(str, FIXTURES))
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_files_not_read_are_reported_in_their_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A missing file, and a gzip file cut short after some lines: their lines first, then what
+    is said of the file, then the next file; status 2."""
+    lines = (ROOT / "examples" / "broken.jsonl").read_bytes()
+    cut = tmp_path / "cut.jsonl.gz"
+    cut.write_bytes(gzip.compress(lines)[:-200])
+    files = [str(cut), str(tmp_path / "missing.jsonl"), str(FIXTURES[0])]
+    same_with_jobs(capsys, ["check"], *files)
+    same_with_jobs(capsys, ["convert", "--to", "gemini"], *files)
+    status, out, err = run(capsys, ["check", "--jobs", "2", *files])
+    assert status == 2
+    assert "toolturns: " + str(cut) + ": Compressed file ended before" in err
+    assert out.startswith(str(cut) + ":1: ")
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_too_long_lines_and_max_line_bytes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "long.jsonl"
+    path.write_bytes((ROOT / "examples" / "transcripts.jsonl").read_bytes() + b"[" * 5000 + b"\n\n[]\n")
+    for command in (["check"], ["convert", "--to", "responses"]):
+        same_with_jobs(capsys, [*command, "--max-line-bytes", "2000"], str(path))
+    status, out, _ = run(capsys, ["check", "--jobs", "2", "--max-line-bytes", "2000", str(path)])
+    assert status == 1
+    assert ": line: line_too_long: is longer than 2000 bytes" in out
+
+
+LINES = st.sampled_from(
+    [
+        b"",
+        b"  \t",
+        b'{"messages": [{"role": "user", "content": "Hi"}]}',
+        b'[{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello"}]',
+        b'{"messages": [{"role": "tool", "tool_call_id": "c1", "content": "18"}]}',
+        b'{"messages": [{"role": "user", "content": "Hi"}',
+        b'{"messages": [{"role": "user", "role": "user", "content": "Hi"}]}',
+        b"\xff\xfe",
+        b"42",
+        b'{"messages": [{"role": "user", "content": "' + b"x" * 300 + b'"}]}',
+        *(ROOT / "examples" / "broken.jsonl").read_bytes().splitlines()[:12],
+    ]
+)
+
+
+@settings(max_examples=10)
+@given(lines=st.lists(LINES, max_size=40), batch=st.integers(1, 2000), command=st.sampled_from(COMMANDS))
+def test_any_file_gives_the_same_output_with_jobs(
+    tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], batch: int, command: list[str]
+) -> None:
+    """Generated files, batches of any size (--max-line-bytes 200 makes some lines too long)."""
+    path = tmp_path_factory.mktemp("jobs") / "data.jsonl"
+    path.write_bytes(b"\n".join(lines))
+    outputs = []
+    saved = cli.BATCH_BYTES
+    cli.BATCH_BYTES = batch  # the batches are made in this process
+    try:
+        for jobs in ("1", "2"):
+            out, err = io.StringIO(), io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                status = cli.main([*command, "--jobs", jobs, "--max-line-bytes", "200", str(path)])
+            outputs.append((status, out.getvalue(), timeless(err.getvalue())))
+    finally:
+        cli.BATCH_BYTES = saved
+    alone, together = outputs
+    assert together == alone
+
+
+@pytest.mark.parametrize(("text", "jobs"), [("1", 1), ("3", 3), ("0", cli._cores())])
+def test_jobs_is_a_number_of_processes_0_for_each_core(text: str, jobs: int) -> None:
+    assert cli._parser().parse_args(["check", "--jobs", text, "data.jsonl"]).jobs == jobs
+
+
+def test_cores_are_what_the_process_may_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "process_cpu_count", lambda: 3, raising=False)
+    assert cli._cores() == 3
+    monkeypatch.setattr(os, "process_cpu_count", lambda: None, raising=False)
+    assert cli._cores() == 1  # the count cannot be known: one process
+
+
+@pytest.mark.parametrize("text", ["-1", "two", "1.5", ""])
+def test_jobs_must_be_a_whole_number(capsys: pytest.CaptureFixture[str], text: str) -> None:
+    assert cli.main(["check", "--jobs", text, "data.jsonl"]) == 2
+    assert (
+        f"argument --jobs: must be a whole number of processes, 0 for one per core, got {text!r}"
+        in capsys.readouterr().err
+    )
+
+
+@pytest.mark.parametrize(
+    "argv", [["check", "--format", "json"], ["check", "--quiet"], ["convert", "--to", "gemini"]], ids=" ".join
+)
+def test_a_worker_ignores_ctrl_c_and_does_a_batch_as_one_process_would(
+    capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
+    """What a worker process runs, here in this one: Ctrl-C is the main process's to handle."""
+    fixture = str(FIXTURES[0])
+    options = cli._parser().parse_args([*argv, fixture])
+    batch = list(cli._lines(fixture, cli.MAX_LINE_BYTES, cli._Progress(None, enabled=False), cli._Counts()))
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        cli._start_worker(options)
+        assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    failed, pieces = cli._work(fixture, batch)
+    _, out, err = run(capsys, [*argv, fixture])
+    assert "".join(text for to_stderr, text in pieces if not to_stderr) == out
+    assert "".join(text for to_stderr, text in pieces if to_stderr) == "".join(err.splitlines(True)[:-1])
+    assert (
+        f", {failed} skipped\n" in err or f": {failed} with problems\n" in err or (failed == 16 and not err)
+    )
+    # Runs of pieces to the same stream are joined: stdout and stderr alternate.
+    assert all(a[0] != b[0] for a, b in itertools.pairwise(pieces))
+
+
+def _children(pid: int) -> list[int]:
+    path = Path(f"/proc/{pid}/task/{pid}/children")
+    return [int(child) for child in path.read_text().split()] if path.exists() else []
+
+
+def _alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return status.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads the process tree from /proc (Linux)")
+def test_ctrl_c_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """Ctrl-C on a terminal signals the whole process group: the run stops with status 130, and
+    the workers end with it. Standard input stays open, so the run is surely midway."""
+    lines = (ROOT / "examples" / "transcripts.jsonl").read_bytes() * 50
+    with subprocess.Popen(
+        [str(TOOLTURNS), "check", "--jobs", "3", "-"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    ) as process:
+        assert process.stdin is not None
+        process.stdin.write(lines)
+        process.stdin.flush()
+        deadline = time.monotonic() + 60
+        # The two spawned workers (the resource tracker is a child too).
+        while len(workers := _children(process.pid)) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(workers) >= 3
+        os.killpg(process.pid, signal.SIGINT)
+        assert process.wait(timeout=60) == 130
+        assert process.stderr is not None
+        assert b"Traceback" not in process.stderr.read()
+    deadline = time.monotonic() + 30
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, workers))
+
+
+def test_options_of_a_worker_pickle() -> None:
+    """The options travel to each spawned worker: the command is known by name there."""
+    import pickle
+
+    options = cli._parser().parse_args(["check", "--jobs", "2", "x.jsonl"])
+    copy = pickle.loads(pickle.dumps(options))
+    assert isinstance(copy, argparse.Namespace)
+    assert copy.command is cli._check
+
+
+@pytest.mark.usefixtures("small_batches")
+def test_without_a_signal_mask_as_on_windows(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows has no pthread_sigmask: the workers are spawned all the same."""
+    monkeypatch.delattr(signal, "pthread_sigmask")
+    same_with_jobs(capsys, ["check"], str(FIXTURES[0]))
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="the bounds are in KiB, the unit of ru_maxrss on Linux (macOS reports bytes); CI runs on Linux",
+)
+def test_memory_with_jobs_stays_flat_on_a_large_file(tmp_path: Path) -> None:
+    """A 30 MB file takes each process of ``--jobs 2`` about the memory a 1 MB file does: the
+    lines travel in batches, a few in flight per worker, never the whole file."""
+    from tests.test_cli import PEAK, generate
+
+    small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
+    generate(small, 1)
+    generate(large, 30)
+
+    def peak(path: Path) -> int:
+        run = subprocess.run(
+            [sys.executable, "-c", PEAK, str(TOOLTURNS), "check", "--jobs", "2", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=300,
+        )
+        status, kib = map(int, run.stdout.split())
+        assert status == 1  # every tenth transcript has an unanswered call
+        return kib  # the largest of the command and its workers
+
+    small_kib, large_kib = peak(small), peak(large)
+    assert large_kib - small_kib < 20 * 1024, (small_kib, large_kib)
+
+
+def test_the_reader_going_away_stops_the_workers_quietly(tmp_path: Path) -> None:
+    """``toolturns check --jobs 2 big | head -1``: status 2, no traceback, no worker left."""
+    path = tmp_path / "broken.jsonl"
+    path.write_bytes((b'[{"role": "tool", "tool_call_id": "c", "content": "18"}]\n') * 20_000)
+    with subprocess.Popen(
+        [str(TOOLTURNS), "check", "--jobs", "2", str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    ) as child:
+        assert child.stdout is not None
+        assert child.stderr is not None
+        child.stdout.readline()
+        workers = _children(child.pid)
+        child.stdout.close()  # as head does after its line
+        error = child.stderr.read()
+        status = child.wait(timeout=60)
+    assert status == 2
+    assert error == b""
+    deadline = time.monotonic() + 30
+    while any(map(_alive, workers)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(map(_alive, workers))
