@@ -489,24 +489,34 @@ def test_a_dataset_of_json_text_columns(tmp_path: Path) -> None:
 
 # -- Ray Data, on a local cluster ------------------------------------------------------------
 
+DOCS = Path(__file__).parent.parent / "docs" / "datasets.md"
+
+
+def ray_script() -> str:
+    """The Ray Data script of docs/datasets.md, as it is there."""
+    section = DOCS.read_text("utf-8").split("## Ray Data", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
 
 def test_ray_data_map_batches_on_a_local_cluster(tmp_path: Path) -> None:
+    """The documented script, then every batch format Ray hands over, in the same cluster."""
     # Ray reads JSONL with pyarrow, which refuses a column of mixed types (content 5 among texts).
     data = write_jsonl(tmp_path / "data.jsonl", ROWS)
-    code = f"""
-import json, ray, ray.data
-from toolturns.datasets import check_batch
-ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    formats = f"""
 dataset = ray.data.read_json({str(data)!r})
 for batch_format in ("default", "pandas", "pyarrow"):
     rows = dataset.map_batches(check_batch, batch_format=batch_format).take_all()
     print(json.dumps([json.loads(row["problems"]) for row in rows]))
-ray.shutdown()
 """
+    script = ray_script()
+    assert script.count("ray.shutdown()") == 1
+    code = script.replace("ray.shutdown()", formats + "ray.shutdown()")
     # A process of its own: Ray's workers, threads and log handlers stay out of the test run.
     output = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=240, check=False
     )
     assert output.returncode == 0, output.stderr[-3000:]
+    documented, *lines = output.stdout.splitlines()
+    assert documented == script.split("take_all()])  # ", 1)[1].split("\n", 1)[0] == "[True, False]"
     want = [expected(row) for row in ROWS]
-    assert [json.loads(line) for line in output.stdout.splitlines()] == [want, want, want]
+    assert [json.loads(line) for line in lines] == [want, want, want]
