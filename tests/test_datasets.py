@@ -520,3 +520,77 @@ for batch_format in ("default", "pandas", "pyarrow"):
     assert documented == script.split("take_all()])  # ", 1)[1].split("\n", 1)[0] == "[True, False]"
     want = [expected(row) for row in ROWS]
     assert [json.loads(line) for line in lines] == [want, want, want]
+
+
+# -- the tools of the row before -------------------------------------------------------------
+
+
+def test_tools_equal_to_the_rows_before_give_the_same_problems_as_read_anew() -> None:
+    bad = [{"type": "function", "function": {"name": "get weather"}}, TOOLS[0], TOOLS[0]]
+    cells: list[Any] = [
+        bad,
+        json.loads(json.dumps(bad)),
+        json.loads(json.dumps(bad)),
+        TOOLS[:1],
+        bad,
+        bad,
+        bad,
+    ]
+    texts = [json.dumps(cell) for cell in cells]
+    messages = [[m.to_wire() for m in GOOD]] * len(cells)
+    want = [expected({"messages": GOOD, "tools": cell}) for cell in cells]
+    assert [len(found) for found in want] == [2, 2, 2, 0, 2, 2, 2]
+    assert problems(check_batch({"messages": messages, "tools": cells})) == want
+    assert problems(check_batch({"messages": messages, "tools": texts})) == want
+    bodies = convert_batch({"messages": messages, "tools": texts}, to="ollama")["body"]
+    assert [body is None for body in bodies] == [True, True, True, False, True, True, True]
+
+
+def test_converted_tools_equal_in_python_but_not_in_json_are_each_their_own() -> None:
+    # 1 == 1.0 == True in Python: a body keeps the row's own value.
+    schemas = [
+        {"type": "object", "properties": {"n": {"type": "number", "default": value}}}
+        for value in (1, 1, 1.0, True)
+    ]
+    cells = [[{"type": "function", "function": {"name": "f", "parameters": schema}}] for schema in schemas]
+    result = convert_batch(
+        {"messages": [[{"role": "user", "content": "Hi"}]] * 4, "tools": cells}, to="ollama"
+    )
+    defaults = [
+        json.loads(body)["tools"][0]["function"]["parameters"]["properties"]["n"]["default"]
+        for body in result["body"]
+    ]
+    assert [type(value) for value in defaults] == [int, int, float, bool]
+
+
+class Unequal:
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no comparison")
+
+    __hash__ = object.__hash__
+
+
+def test_cycles_in_cells_are_problems_not_crashes() -> None:
+    import numpy
+
+    cycle: list[Any] = []
+    cycle.append(cycle)
+    hi = [{"role": "user", "content": "Hi"}]
+    found = problems(check_batch({"messages": [hi], "tools": [[{"type": "function", "function": cycle}]]}))
+    assert [p["path"] for p in found[0]] == ["tools[0].function"]
+    # Tools whose comparison with the row before's fails: read again, and said what they are.
+    found = problems(check_batch({"messages": [hi, hi], "tools": [[Unequal()], [Unequal()]]}))
+    assert [[p["path"] for p in row] for row in found] == [["tools[0]"], ["tools[0]"]]
+    array = numpy.empty(1, dtype=object)
+    array[0] = cycle
+    found = problems(check_batch({"messages": [array]}))
+    assert found == [
+        [
+            {
+                "index": None,
+                "path": "messages",
+                "code": "not_a_transcript",
+                "message": "must be an array of messages or its JSON text, got ndarray",
+            }
+        ]
+    ]

@@ -79,7 +79,7 @@ def check_batch(
         _check_target(target)
     if type(allow_pending) is not bool:
         raise InvalidTranscript("allow_pending", "must be a boolean", describe(allow_pending))
-    rows = _Rows(batch, column, tools_column)
+    rows = _Rows(batch, column, tools_column, lists_equal=True)
     problems: list[str] = []
     clean: list[bool] = []
     for messages, tools in rows:
@@ -129,7 +129,7 @@ def convert_batch(
     ):
         if type(value) is not bool:
             raise InvalidTranscript(name, "must be a boolean", describe(value))
-    rows = _Rows(batch, column, tools_column)
+    rows = _Rows(batch, column, tools_column, lists_equal=False)
     reader = _registry()["openai"].codec
     writer = provider.codec
     bodies: list[str | None] = []
@@ -188,15 +188,18 @@ class _Unread(Exception):
 class _Rows:
     """The (messages, tools) cells of a batch, row by row, and how to read each."""
 
-    __slots__ = ("column", "messages_cells", "tools_cells", "tools_column")
+    __slots__ = ("column", "last_tools", "lists_equal", "messages_cells", "tools_cells", "tools_column")
 
-    def __init__(self, batch: object, column: str, tools_column: str | None) -> None:
+    def __init__(self, batch: object, column: str, tools_column: str | None, *, lists_equal: bool) -> None:
         columns = _columns(batch)
         for name, value in (("column", column), ("tools_column", tools_column)):
             if value is not None and not isinstance(value, str):
                 raise InvalidTranscript(name, "must be a column name (a string)", describe(value))
         self.column = column
         self.tools_column = tools_column
+        self.lists_equal = lists_equal
+        # The last tools cell read, and the list read from it the second time (None until then).
+        self.last_tools: tuple[object, list[Any] | None] | None = None
         self.messages_cells = _column(columns, column, "column")
         self.tools_cells: Sequence[object] | None = None
         if tools_column is not None and (tools_column in columns or tools_column != "tools"):
@@ -225,9 +228,32 @@ class _Rows:
         )
 
     def tools(self, cell: object) -> list[Any] | None:
-        """A row's tools (None for none), Arrow's null members left out of a list of definitions."""
+        """A row's tools (None for none), Arrow's null members left out of a list of definitions.
+
+        A dataset sends the same tools with most rows. A cell equal to the cell of the
+        row before is not read again, from the third time on: the list read the second
+        time is given again. Not the first list read: ``check_transcript`` remembers a
+        tool list (and skips reading it) once two equal lists that are not the same
+        object came in a row. Text is compared as text; a list only when
+        ``self.lists_equal`` (Python equality takes ``1``, ``1.0`` and ``True`` as
+        equal, which a problem's message may show, as ``check_transcript`` says, but a
+        converted body must not).
+        """
         if cell is None:
             return None
+        last = self.last_tools
+        if last is not None and _same_cell(last[0], cell, self.lists_equal):
+            if last[1] is None:
+                self.last_tools = (last[0], self.read_tools(cell))
+                return self.last_tools[1]
+            return last[1]
+        self.last_tools = None
+        tools = self.read_tools(cell)
+        if tools is not None:
+            self.last_tools = (cell, None)
+        return tools
+
+    def read_tools(self, cell: object) -> list[Any] | None:
         assert self.tools_column is not None  # a cell comes only from a tools column
         value = _cell_value(cell, self.tools_column)
         if value is None:
@@ -240,7 +266,24 @@ class _Rows:
             )
         # A list from JSON text holds what its text says; one from Arrow has a null for
         # every key another row's definition has: absent.
-        return value if isinstance(cell, str) else _without_nulls(value)
+        if isinstance(cell, str):
+            return value
+        try:
+            stripped: list[Any] = _without_nulls(value)
+        except RecursionError:  # a cycle, or nesting no JSON has: check_transcript says what it is
+            return value
+        return stripped
+
+
+def _same_cell(last: object, cell: object, lists_equal: bool) -> bool:
+    if type(cell) is str:
+        return type(last) is str and last == cell
+    if not lists_equal or type(cell) is not list or type(last) is not list:
+        return False
+    try:
+        return bool(last == cell)
+    except Exception:  # a value whose comparison fails is simply not the same cell
+        return False
 
 
 def _columns(batch: object) -> Mapping[Any, Any]:
@@ -289,7 +332,10 @@ def _cell_value(cell: object, column: str) -> object:
     if isinstance(cell, str):
         return _decoded(cell, column)
     if hasattr(cell, "tolist") and not isinstance(cell, (list, tuple, dict)):
-        return _plain(cell)
+        try:
+            return _plain(cell)
+        except RecursionError:  # a cycle, or nesting no JSON has: not a transcript
+            return cell
     if isinstance(cell, tuple):
         return list(cell)
     return cell
