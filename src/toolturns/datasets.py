@@ -20,11 +20,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ._errors import InvalidTranscript, MessageError, describe
 from ._json import json_kind
 from ._transcript import Problem, _registry, check_transcript
+
+if TYPE_CHECKING:
+    from .providers import Provider
 
 __all__ = ["check_batch", "convert_batch"]
 
@@ -165,7 +168,7 @@ def convert_batch(
 # -- the arguments -----------------------------------------------------------------------
 
 
-def _check_target(target: object, name: str = "target") -> Any:
+def _check_target(target: object, name: str = "target") -> Provider:
     registry = _registry()
     if not isinstance(target, str) or target not in registry:
         raise InvalidTranscript(name, f"must be one of {', '.join(map(repr, registry))}", describe(target))
