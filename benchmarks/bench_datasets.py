@@ -19,8 +19,8 @@ other, interleaved; the table shows the best and the median round.
 
 Run from the repository root, with the test extra installed (it brings ``datasets``)::
 
-    python benchmarks/bench_datasets.py              # 100,000 lines, about 3 minutes
-    python benchmarks/bench_datasets.py --quick      # 10,000 lines, about 30 s
+    python benchmarks/bench_datasets.py              # 100,000 lines, 3 rounds: about 12 minutes on 2 cores
+    python benchmarks/bench_datasets.py --quick      # 10,000 lines: about 2 minutes
 """
 
 from __future__ import annotations
