@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from . import check_codecs, check_loop, check_messages, check_repair, check_transcripts
+from . import check_codecs, check_datasets, check_loop, check_messages, check_repair, check_transcripts
 from ._cases import CORRECT, GAPS, MISTAKES, Example
 
-MODULES = (check_codecs, check_loop, check_messages, check_repair, check_transcripts)
+MODULES = (check_codecs, check_datasets, check_loop, check_messages, check_repair, check_transcripts)
 
 
 def _name(example: Example) -> str:
