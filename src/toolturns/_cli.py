@@ -28,7 +28,7 @@ from typing import Any, NoReturn, TextIO, TypeAlias, cast
 
 from . import __version__
 from ._errors import InvalidTranscript, MessageError, describe
-from ._json import _DECODER, _SCAN, JSON, join_key, json_kind
+from ._json import _DECODER, _SCAN, JSON, join_key, json_kind, unpadded
 from ._transcript import Problem, check_transcript
 from .providers import PROVIDERS
 
@@ -874,19 +874,9 @@ class _Row:
     def value(self) -> dict[str, Any]:
         """The row as a decoded line, or _BadLine when a column of JSON text is not JSON."""
         return {
-            key: _careful(value, column=key) if isinstance(value, str) else _unpadded(value)
+            key: _careful(value, column=key) if isinstance(value, str) else unpadded(value)
             for key, value in self._values.items()
         }
-
-
-def _unpadded(value: Any) -> Any:
-    """A value of a struct column without the null fields Arrow filled in: every object's keys
-    whose value is null are left out, at any depth (the elements of a list stay, nulls too)."""
-    if isinstance(value, dict):
-        return {key: _unpadded(item) for key, item in value.items() if item is not None}
-    if isinstance(value, list):
-        return [_unpadded(item) for item in value]
-    return value
 
 
 # -- decoding a line -------------------------------------------------------------------

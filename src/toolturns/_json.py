@@ -202,6 +202,22 @@ def _plain_child(child: Any, kind: type, depth: int) -> Any:
     return NOT_PLAIN
 
 
+def unpadded(value: Any) -> Any:
+    """``value`` without the null members Arrow pads its structs with: every object's members
+    whose value is null are left out, at any depth (the items of an array stay, nulls too).
+
+    A struct column gives every row every field any row has, ``None`` where a row has none;
+    Arrow cannot say "absent", so a null member is read as one. (JSON text says what it
+    means: its nulls are not passed here.) Used by the command line's Parquet reader and by
+    ``toolturns.datasets``.
+    """
+    if isinstance(value, dict):
+        return {key: unpadded(item) for key, item in value.items() if item is not None}
+    if isinstance(value, list):
+        return [unpadded(item) for item in value]
+    return value
+
+
 def copied(value: JSON) -> JSON:
     """A fresh copy of a value ``owned`` made (only dicts, lists and immutable leaves in it).
 

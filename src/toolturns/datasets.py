@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ._errors import InvalidTranscript, MessageError, describe
-from ._json import json_kind
+from ._json import json_kind, unpadded
 from ._transcript import Problem, _registry, check_transcript
 
 if TYPE_CHECKING:
@@ -272,7 +272,7 @@ class _Rows:
         if isinstance(cell, str):
             return value
         try:
-            stripped: list[Any] = _without_nulls(value)
+            stripped: list[Any] = unpadded(value)
         except RecursionError:  # a cycle, or nesting no JSON has: check_transcript says what it is
             return value
         return stripped
@@ -352,15 +352,6 @@ def _plain(value: Any) -> Any:
         return {key: _plain(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
         return [_plain(item) for item in value]
-    return value
-
-
-def _without_nulls(value: Any) -> Any:
-    """``value`` with every null member of its objects left out, at any depth (array items stay)."""
-    if isinstance(value, dict):
-        return {key: _without_nulls(item) for key, item in value.items() if item is not None}
-    if isinstance(value, list):
-        return [_without_nulls(item) for item in value]
     return value
 
 
