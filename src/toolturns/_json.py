@@ -358,10 +358,14 @@ def decode_object(text: str) -> dict[str, Any] | None:
     return value if end == len(text) and type(value) is dict else None
 
 
+class RepeatedKey(ValueError):
+    """An object of a JSON text repeats a key (what ``_EXACT`` refuses beyond ``_DECODER``)."""
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     value = dict(pairs)
     if len(value) != len(pairs):  # the object would not say what the text says
-        raise ValueError("duplicate key")
+        raise RepeatedKey("duplicate key")
     return value
 
 

@@ -19,7 +19,7 @@ docs/datasets.md shows each engine.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ._errors import InvalidTranscript, MessageError, describe
@@ -355,30 +355,18 @@ def _plain(value: Any) -> Any:
     return value
 
 
-# Decodes strictly (no NaN, no number out of range) and refuses a key repeated in an object:
-# json keeps the last value silently, another reader the first.
-def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    value = dict(pairs)
-    if len(value) != len(pairs):
-        raise _Repeated
-    return value
-
-
-class _Repeated(ValueError):
-    """An object of a JSON text repeats a key."""
-
-
 def _decoded(text: str, column: str) -> object:
-    from ._json import _DECODER
+    """A cell's JSON text, decoded strictly (no NaN, no number out of range) and refusing a key
+    repeated in an object: json keeps the last value silently, another reader the first."""
+    from ._json import _DECODER, _EXACT, RepeatedKey
 
-    decoder = _UNIQUE_DECODER or _unique_decoder(_DECODER)
     try:
         try:
-            return decoder(text)
-        except _Repeated:
+            return _EXACT.decode(text)
+        except RepeatedKey:
             _DECODER.decode(text)  # is it JSON at all? If not, that is what is said
             raise
-    except _Repeated:
+    except RepeatedKey:
         raise _Unread(
             _repeated_path(text, column),
             "duplicate_key",
@@ -393,17 +381,6 @@ def _decoded(text: str, column: str) -> object:
         raise _Unread(column, "invalid_json", "is not JSON text toolturns reads: nested too deeply") from None
     except ValueError as error:  # NaN, a number out of range, an integer of too many digits
         raise _Unread(column, "invalid_json", f"is not JSON text: {error}") from None
-
-
-_UNIQUE_DECODER: Callable[[str], object] | None = None
-
-
-def _unique_decoder(strict: json.JSONDecoder) -> Callable[[str], object]:
-    global _UNIQUE_DECODER
-    _UNIQUE_DECODER = json.JSONDecoder(
-        parse_float=strict.parse_float, parse_constant=strict.parse_constant, object_pairs_hook=_unique
-    ).decode
-    return _UNIQUE_DECODER
 
 
 def _repeated_path(text: str, column: str) -> str:
