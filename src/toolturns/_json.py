@@ -426,3 +426,11 @@ def json_kind(value: JSON) -> str:
     if value is None:
         return "null"
     return "number"
+
+
+def kind_of(value: object) -> str:
+    """What a value is, in JSON's words (``array``) when it is JSON, as ``describe`` says it
+    when a Python caller passed something else: for the readers of decoded lines and cells."""
+    if value is None or isinstance(value, (dict, list, str, int, float)):
+        return json_kind(value)
+    return describe(value)

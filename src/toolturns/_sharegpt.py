@@ -58,7 +58,7 @@ Decisions (documented in docs/cli.md, "ShareGPT input"):
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from ._errors import (
     InvalidMessage,
@@ -68,7 +68,7 @@ from ._errors import (
     at,
     describe,
 )
-from ._json import _EXACT, JSON, join_key, json_kind
+from ._json import _EXACT, JSON, join_key, kind_of
 from ._message import ChatMessage
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -143,12 +143,12 @@ def read(value: object) -> tuple[list[ChatMessage], list[Tool] | None]:
         InvalidTool: the tools do not read.
     """
     if not isinstance(value, dict):
-        raise InvalidTranscript("line", f"must be {_LINE_SHAPE}", _kind(value))
+        raise InvalidTranscript("line", f"must be {_LINE_SHAPE}", kind_of(value))
     _refuse_not_carried(value)
     turns = value.get("conversations")
     if not isinstance(turns, list):
         rule = f"is required: a line must be {_LINE_SHAPE}" if turns is None else "must be an array of turns"
-        raise InvalidTranscript("conversations", rule, None if turns is None else _kind(turns))
+        raise InvalidTranscript("conversations", rule, None if turns is None else kind_of(turns))
     messages, start = _system(value.get("system"), turns)  # a system turn is not counted in the alternation
     calls: tuple[ToolCall, ...] = ()  # those of the function_call turn just read, until answered
     for index in range(start, len(turns)):
@@ -181,19 +181,11 @@ def read(value: object) -> tuple[list[ChatMessage], list[Tool] | None]:
     return messages, _tools(value.get("tools"))
 
 
-def _kind(value: object) -> str:
-    """What a value is, in JSON's words (``array``) when it is JSON, as ``describe`` says it when a
-    Python caller passed something else."""
-    if value is None or isinstance(value, (dict, list, str, int, float)):
-        return json_kind(cast(JSON, value))
-    return describe(value)
-
-
 def _refuse_not_carried(value: dict[str, Any]) -> None:
     for key, what in _NOT_CARRIED.items():
         given = value.get(key)
         if given is not None and given != [] and given != "":
-            raise InvalidTranscript(key, f"holds {what}", _kind(given))
+            raise InvalidTranscript(key, f"holds {what}", kind_of(given))
 
 
 def _system(system: object, turns: list[Any]) -> tuple[list[ChatMessage], int]:
@@ -217,13 +209,13 @@ def _system(system: object, turns: list[Any]) -> tuple[list[ChatMessage], int]:
 def _turn(turn: object, where: str) -> tuple[str, str, str]:
     """Who speaks in a turn (as ``_SPEAKERS`` reads it), its ``from`` as it is spelled, and its text."""
     if not isinstance(turn, dict):
-        raise InvalidMessage(where, 'must be an object {"from": ..., "value": ...}', _kind(turn))
+        raise InvalidMessage(where, 'must be an object {"from": ..., "value": ...}', kind_of(turn))
     for key, item in turn.items():
         if key not in _TURN_KEYS and item is not None:  # None: Arrow's padding for a key this row lacks
             raise InvalidMessage(
                 join_key(where, key) if isinstance(key, str) else where,
                 "is not a key of a ShareGPT turn (from, value); toolturns would have to drop it",
-                _kind(item),
+                kind_of(item),
             )
     said = turn.get("from")
     speaker = _SPEAKERS.get(said) if isinstance(said, str) else None
@@ -268,7 +260,7 @@ def _calls(text: str, index: int) -> tuple[ToolCall, ...]:
 
 def _call(value: object, call_id: str, where: str) -> ToolCall:
     if not isinstance(value, dict):
-        raise InvalidToolCall(where, 'must be an object {"name", "arguments"}', _kind(value))
+        raise InvalidToolCall(where, 'must be an object {"name", "arguments"}', kind_of(value))
     for key in value:
         if key not in _CALL_KEYS:
             raise InvalidToolCall(
@@ -280,7 +272,7 @@ def _call(value: object, call_id: str, where: str) -> ToolCall:
         raise InvalidToolCall(f"{where}.arguments", "is required (LLaMA-Factory reads it from every call)")
     arguments = value["arguments"]
     if not isinstance(arguments, (dict, str)):
-        raise InvalidToolCall(f"{where}.arguments", "must be an object, or its JSON text", _kind(arguments))
+        raise InvalidToolCall(f"{where}.arguments", "must be an object, or its JSON text", kind_of(arguments))
     with at(where):
         return ToolCall(call_id, value.get("name"), arguments)  # type: ignore[arg-type]  # checked by ToolCall
 
@@ -301,13 +293,13 @@ def _results(calls: tuple[ToolCall, ...], text: str, where: str) -> list[ChatMes
     except ValueError as error:
         raise InvalidMessage(f"{where}.value", f"{rule} ({error})", describe(text)) from None
     if not isinstance(results, list) or len(results) != len(calls):
-        got = f"a list of {len(results)}" if isinstance(results, list) else _kind(results)
+        got = f"a list of {len(results)}" if isinstance(results, list) else kind_of(results)
         raise InvalidMessage(f"{where}.value", rule, got)
     texts: list[str] = []
     for n, result in enumerate(results):
         if not isinstance(result, str):
             raise InvalidMessage(
-                f"{where}.value[{n}]", f"must be a string, the result of {calls[n].id}", _kind(result)
+                f"{where}.value[{n}]", f"must be a string, the result of {calls[n].id}", kind_of(result)
             )
         texts.append(result)
     return [ChatMessage.tool_result(call.id, result) for call, result in zip(calls, texts, strict=True)]
@@ -327,7 +319,7 @@ def _tools(tools: object) -> list[Tool] | None:
     if tools is None or tools == []:
         return None
     if not isinstance(tools, list):
-        raise InvalidTool("tools", "must be a list of tool definitions, or its JSON text", _kind(tools))
+        raise InvalidTool("tools", "must be a list of tool definitions, or its JSON text", kind_of(tools))
     read: list[Tool] = []
     for n, definition in enumerate(tools):
         with at(f"tools[{n}]"):

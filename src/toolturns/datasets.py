@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ._errors import InvalidTranscript, MessageError, describe
-from ._json import json_kind, unpadded
+from ._json import kind_of, unpadded
 from ._transcript import Problem, _registry, check_transcript
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ class _Rows:
         raise _Unread(
             self.column,
             "not_a_transcript",
-            f"must be an array of messages or its JSON text, got {_kind(value)}",
+            f"must be an array of messages or its JSON text, got {kind_of(value)}",
         )
 
     def tools(self, cell: object) -> list[Any] | None:
@@ -265,7 +265,7 @@ class _Rows:
             raise _Unread(
                 self.tools_column,
                 "not_a_transcript",
-                f"must be an array of tool definitions, its JSON text or null, got {_kind(value)}",
+                f"must be an array of tool definitions, its JSON text or null, got {kind_of(value)}",
             )
         # A list from JSON text holds what its text says; one from Arrow has a null for
         # every key another row's definition has: absent.
@@ -388,12 +388,6 @@ def _repeated_path(text: str, column: str) -> str:
     from ._cli import _PAIRS, _first_repeat
 
     return _first_repeat(_PAIRS.decode(text), column) or column
-
-
-def _kind(value: object) -> str:
-    if value is None or isinstance(value, (dict, list, str, int, float)):
-        return json_kind(value)
-    return describe(value)
 
 
 # -- the columns made ------------------------------------------------------------------------
