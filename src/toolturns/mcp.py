@@ -26,7 +26,7 @@ from ._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ._errors import InvalidMessage, InvalidTool, MessageError, at, describe, renamed
 from ._extra import carries_nothing
 from ._json import JSON, ErrorFactory, encode, owned
-from ._loop import Toolbox
+from ._loop import Toolbox, _awaitable
 from ._message import ChatMessage
 from ._sdk import dumped
 from ._tool import Tool
@@ -190,8 +190,8 @@ _ANSWERED_BY_THE_LOOP = "mcp"
 def _caller(name: str, call: Callable[[str, dict[str, Any]], object]) -> Callable[..., Any]:
     async def run(**arguments: Any) -> ChatMessage:
         result = call(name, arguments)
-        if hasattr(type(result), "__await__"):
-            result = await result  # type: ignore[misc]  # an awaitable, checked above
+        if _awaitable(result):
+            result = await result
         return tool_result(_ANSWERED_BY_THE_LOOP, result)
 
     run.__name__ = run.__qualname__ = name
