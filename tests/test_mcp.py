@@ -33,16 +33,16 @@ from toolturns import (
     check_transcript,
     gemini,
     mcp,
-    ollama,
     openai,
     responses,
 )
+from toolturns.providers import PROVIDERS
 
 PNG = base64.b64encode(mcp_server.PNG).decode()
 WAV = base64.b64encode(mcp_server.WAV).decode()
 PDF = base64.b64encode(mcp_server.PDF).decode()
 SCHEMA = {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}
-CODECS = (openai, anthropic, gemini, ollama, responses)
+CODECS = tuple(provider.codec for provider in PROVIDERS.values())
 
 T = TypeVar("T")
 
@@ -481,9 +481,9 @@ def check_server(tools: list[Tool], answers: list[ChatMessage]) -> None:
         assert check_transcript(history, target=target) == []
     assert openai.to_request(history, tools=tools, drop_unsupported=True, tool_parts_to_user=True)
     beep = [ChatMessage.user("Beep"), ChatMessage.assistant_tool_calls([CALLS["beep"]]), answer["beep"]]
-    for codec in CODECS:
+    for each in CODECS:
         with pytest.raises(InvalidMessage, match=r"^messages\[2\]\.content\[0\]: "):
-            codec.to_request(beep)
+            each.to_request(beep)
 
 
 def test_a_server_in_process_over_memory_streams() -> None:

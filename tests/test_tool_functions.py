@@ -16,13 +16,10 @@ from toolturns import (
     InvalidArguments,
     InvalidTool,
     Tool,
-    anthropic,
-    gemini,
-    ollama,
     openai,
-    responses,
 )
 from toolturns._signature import Signature
+from toolturns.providers import PROVIDERS
 
 
 def schema_of(hint: Any) -> dict[str, Any]:
@@ -536,7 +533,8 @@ def test_every_wire_takes_a_tool_from_a_function() -> None:
 
     tool = Tool.from_function(plan)
     assert openai.tool_definition(tool)["function"]["parameters"] == tool.parameters
-    for codec in (openai, anthropic, gemini, ollama, responses):
+    for provider in PROVIDERS.values():
+        codec = provider.codec
         body = codec.to_request([ChatMessage.user("Plan it")], tools=[tool])
         assert codec.read_tools(body["tools"]) == [tool]
 
