@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,12 @@ def wire_examples(provider: str, kind: str | None = None) -> list[dict[str, Any]
     """The examples of ``tests/data/wire_examples.json`` for one provider."""
     examples: list[dict[str, Any]] = json.loads((DATA / "wire_examples.json").read_text("utf-8"))
     return [e for e in examples if e["provider"] == provider and (kind is None or e["kind"] == kind)]
+
+
+def stable_id(value: object) -> str:
+    """A test id from ``repr(value)`` without the memory address some reprs hold, so that
+    every pytest-xdist worker collects the same test ids."""
+    return re.sub(r" at 0x[0-9a-fA-F]+", "", repr(value))
 
 
 class Frozen(Mapping[str, Any]):

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Frozen
+from tests.conftest import Frozen, stable_id
 from toolturns import InvalidArguments, MessageError
 from toolturns._arguments import (
     EMPTY_ARGUMENTS,
@@ -80,7 +80,7 @@ def test_empty_arguments_is_an_empty_object() -> None:
         " null ",
         "\n\tnull\r\n",
     ],
-    ids=repr,
+    ids=stable_id,
 )
 def test_empties_become_an_empty_object(value: object) -> None:
     """None, empty mappings, empty or JSON-white-space text and the text null all become {}."""
@@ -115,7 +115,7 @@ def test_empties_become_an_empty_object(value: object) -> None:
         "0",
         "false",
     ],
-    ids=repr,
+    ids=stable_id,
 )
 def test_other_text_is_kept_byte_for_byte(text: str) -> None:
     """Any other text, even when not JSON, is kept exactly as given."""
@@ -184,7 +184,7 @@ def test_encoding_a_mapping_copies_it() -> None:
         ({"a"}, "set"),
         (object(), "object"),
     ],
-    ids=repr,
+    ids=stable_id,
 )
 def test_values_that_are_not_a_mapping_text_or_none_are_rejected(value: object, got: str) -> None:
     """Lists, tuples, numbers, bools, bytes, sets and objects are not arguments."""
@@ -255,7 +255,7 @@ def test_decoding_gives_fresh_containers() -> None:
         ('{"x": NaN}', "NaN is not JSON"),
         ('{"x": -Infinity}', "-Infinity is not JSON"),
     ],
-    ids=repr,
+    ids=stable_id,
 )
 def test_decoding_text_that_is_not_json_is_an_error(text: str, detail: str) -> None:
     """Malformed text raises InvalidArguments saying why, carrying call_id, name and the raw text."""
@@ -378,7 +378,7 @@ def test_decoding_exactly_gives_fresh_dicts() -> None:
         ('{"a": 1, "a": 1e-400}', "arguments", "repeated key 'a'"),
         ('{"a": 1e-400, "b": 1, "b": 2}', "arguments.a", "the number 1e-400 would be sent as 0.0"),
     ],
-    ids=repr,
+    ids=stable_id,
 )
 def test_a_repeated_key_or_a_changed_number_is_inexact(text: str, path: str, rule: str) -> None:
     """The first repeated key or changed number in the text is named, with where it is inside the arguments."""

@@ -349,7 +349,9 @@ def _public_callables() -> list[tuple[str, object]]:
     return found
 
 
-@pytest.mark.parametrize(("name", "function"), _public_callables(), ids=lambda item: str(item))
+@pytest.mark.parametrize(
+    ("name", "function"), [pytest.param(name, function, id=name) for name, function in _public_callables()]
+)
 def test_type_hints_of_every_public_callable_resolve(name: str, function: Any) -> None:
     hints = typing.get_type_hints(function)
     assert set(hints) <= {*inspect.signature(function).parameters, "return"}, name
