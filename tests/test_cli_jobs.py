@@ -5,6 +5,7 @@ worker left behind after Ctrl-C."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import contextlib
 import gzip
 import io
@@ -14,8 +15,11 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
+from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -123,13 +127,26 @@ LINES = st.sampled_from(
 
 
 @settings(max_examples=10)
-@given(lines=st.lists(LINES, max_size=40), batch=st.integers(1, 2000), command=st.sampled_from(COMMANDS))
+@given(
+    lines=st.lists(LINES, max_size=40),
+    batch=st.integers(1, 2000),
+    command=st.sampled_from(COMMANDS),
+    start=st.sampled_from([b"", codecs.BOM_UTF8, codecs.BOM_UTF8 * 2]),
+    end=st.sampled_from([b"", b"\n", b"\r\n", b"\n\n  \n"]),
+)
 def test_any_file_gives_the_same_output_with_jobs(
-    tmp_path_factory: pytest.TempPathFactory, lines: list[bytes], batch: int, command: list[str]
+    tmp_path_factory: pytest.TempPathFactory,
+    lines: list[bytes],
+    batch: int,
+    command: list[str],
+    start: bytes,
+    end: bytes,
 ) -> None:
-    """Generated files, batches of any size (--max-line-bytes 200 makes some lines too long)."""
+    """Generated files, batches of any size (--max-line-bytes 200 makes some lines too long), a
+    byte order mark or two, any end: the spans the workers read hold the lines one process
+    reads."""
     path = tmp_path_factory.mktemp("jobs") / "data.jsonl"
-    path.write_bytes(b"\n".join(lines))
+    path.write_bytes(start + b"\n".join(lines) + end)
     outputs = []
     saved = cli.BATCH_BYTES
     cli.BATCH_BYTES = batch  # the batches are made in this process
@@ -143,6 +160,104 @@ def test_any_file_gives_the_same_output_with_jobs(
         cli.BATCH_BYTES = saved
     alone, together = outputs
     assert together == alone
+
+
+def _spans(path: Path, batch: int, monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    monkeypatch.setattr(cli, "BATCH_BYTES", batch)
+    return list(cli._batches(str(path), 200, cli._Progress(None, enabled=False), cli._Counts()))
+
+
+def test_a_span_reads_what_one_process_reads_and_nothing_once_the_file_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "data.jsonl"
+    # Spans that end in blank lines, in the middle of the file and at its end.
+    content = (ROOT / "examples" / "broken.jsonl").read_bytes().replace(b"\n", b"\n" + b" \n" * 40)
+    path.write_bytes(content)
+    spans = _spans(path, 300, monkeypatch)
+    assert len(spans) > 3
+    assert all(isinstance(span, cli._Span) for span in spans)
+    lines = list(cli._lines(str(path), 200, cli._Progress(None, enabled=False), cli._Counts()))
+    assert [line for span in spans for line in cli._span_lines(span) or []] == lines
+    # Truncated: the last span's lines are no longer all there; removed: none are.
+    path.write_bytes(content[: spans[-1].start + 10])
+    assert cli._span_lines(spans[-1]) is None
+    assert cli._span_lines(spans[0]) == lines[: len(cli._span_lines(spans[0]) or [])]
+    path.unlink()
+    assert cli._span_lines(spans[0]) is None
+
+
+class _FailingReads(io.BufferedReader):
+    """A regular file whose read() fails from its ``good``-th call on, as a disk may; its
+    readline() keeps working, so reading line by line gives the lines one process gives."""
+
+    def __init__(self, path: str, good: int) -> None:
+        super().__init__(io.FileIO(path))
+        self.good = good
+
+    def read(self, size: int | None = -1) -> bytes:
+        self.good -= 1
+        if self.good < 0:
+            raise OSError(5, "Input/output error")
+        return super().read(size)
+
+
+@pytest.mark.parametrize("good", [0, 2])
+def test_a_span_that_fails_to_read_is_read_again_line_by_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], good: int
+) -> None:
+    """The lines from the failed span on are read as one process reads them: the same output."""
+    fixture = str(FIXTURES[0])
+    alone = run(capsys, ["check", "--jobs", "1", fixture])
+    opened = cli._binary_input
+
+    def failing(name: str, files: contextlib.ExitStack) -> Any:
+        opened(name, files).close()
+        return files.enter_context(_FailingReads(name, good))
+
+    monkeypatch.setattr(cli, "_binary_input", failing)
+    monkeypatch.setattr(cli, "BATCH_BYTES", 2000)
+    batches = list(
+        cli._batches(fixture, cli.MAX_LINE_BYTES, cli._Progress(None, enabled=False), cli._Counts())
+    )
+    assert [type(batch) for batch in batches[:good]] == [cli._Span] * good
+    assert batches[good:]
+    assert all(isinstance(batch, list) for batch in batches[good:])
+    assert run(capsys, ["check", "--jobs", "2", fixture]) == alone
+
+
+class _Unreadable:
+    """An executor whose workers cannot read a span (the file changed under them, say): what
+    they give, a moment later, is None, as _work gives then."""
+
+    def __init__(self, *args: object, **options: object) -> None:
+        pass
+
+    def submit(self, function: object, *args: object) -> Future[None]:
+        future: Future[None] = Future()
+        threading.Timer(0.02, future.set_result, (None,)).start()
+        return future
+
+    def shutdown(self, wait: bool, cancel_futures: bool) -> None:
+        pass
+
+
+def test_a_span_a_worker_could_not_read_is_read_here(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fixture = str(FIXTURES[0])
+    alone = run(capsys, ["check", "--jobs", "1", fixture])
+    monkeypatch.setattr("concurrent.futures.ProcessPoolExecutor", _Unreadable)
+    monkeypatch.setattr(cli, "BATCH_BYTES", 500)
+    assert run(capsys, ["check", "--jobs", "2", fixture]) == alone
+    # Not here either: the file is reported as changed, once, and nothing after the lines that
+    # moved; then the next file.
+    monkeypatch.setattr(cli, "_span_lines", lambda span: None)
+    status, out, err = run(capsys, ["check", "--jobs", "2", fixture, fixture])
+    assert status == 2
+    assert out == ""
+    assert err.count(f"toolturns: {fixture}: changed while it was read: lines 1-") == 2
+    assert err.count("changed while it was read") == 2
 
 
 @pytest.mark.parametrize(("text", "jobs"), [("1", 1), ("3", 3), ("0", cli._cores())])
@@ -172,17 +287,26 @@ def test_jobs_must_be_a_whole_number(capsys: pytest.CaptureFixture[str], text: s
 def test_a_worker_ignores_ctrl_c_and_does_a_batch_as_one_process_would(
     capsys: pytest.CaptureFixture[str], argv: list[str]
 ) -> None:
-    """What a worker process runs, here in this one: Ctrl-C is the main process's to handle."""
+    """What a worker process runs, here in this one: Ctrl-C is the main process's to handle.
+    It checks a batch of lines, or reads the lines of a span and checks them."""
     fixture = str(FIXTURES[0])
     options = cli._parser().parse_args([*argv, fixture])
-    batch = list(cli._lines(fixture, cli.MAX_LINE_BYTES, cli._Progress(None, enabled=False), cli._Counts()))
+    quiet = cli._Progress(None, enabled=False)
+    batch = list(cli._lines(fixture, cli.MAX_LINE_BYTES, quiet, cli._Counts()))
+    [span] = cli._batches(fixture, cli.MAX_LINE_BYTES, quiet, cli._Counts())
+    assert isinstance(span, cli._Span)
     previous = signal.getsignal(signal.SIGINT)
     try:
         cli._start_worker(options)
         assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, previous)
-    failed, pieces = cli._work(fixture, batch)
+    # A span's transcripts are counted by the process that reads it, a batch's by the reader.
+    assert cli._work(fixture, span) == (len(batch), cli._work(fixture, batch)[1])
+    outcome = cli._work(fixture, batch)
+    assert outcome is not None
+    counted, (failed, pieces) = outcome
+    assert counted == 0
     _, out, err = run(capsys, [*argv, fixture])
     assert "".join(text for to_stderr, text in pieces if not to_stderr) == out
     assert "".join(text for to_stderr, text in pieces if to_stderr) == "".join(err.splitlines(True)[:-1])

@@ -194,6 +194,7 @@ def test_a_file_without_a_messages_column_is_not_read(
     assert err.startswith(
         f"toolturns: {path}: has no 'messages' column, which holds the transcripts (its columns: conversations, id)\n"
     )
+    assert run(capsys, "check", "--jobs", "2", path) == (status, out, err)
 
 
 def test_a_corrupt_parquet_file_is_not_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,17 +14,19 @@ import argparse
 import codecs
 import errno
 import gzip
+import io
 import json
 import os
 import re
+import stat
 import sys
 import traceback
 import zlib
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from contextlib import ExitStack
 from time import monotonic
-from typing import Any, NoReturn, TextIO, TypeAlias, cast
+from typing import Any, NamedTuple, NoReturn, TextIO, TypeAlias, cast
 
 from . import __version__
 from ._errors import InvalidTranscript, MessageError, describe
@@ -502,10 +504,15 @@ IN_FLIGHT = 3
 def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namespace, _Counts], int]) -> int:
     """Run check or convert in ``options.jobs`` processes: this one and ``jobs - 1`` workers.
 
-    This process reads the files and sends their lines in batches to the workers; when as
-    many batches as they can keep busy with are on their way, it checks (or converts) the
-    next batch itself, its share of the work, instead of waiting. What each batch gives is
+    This process reads the files and hands them in batches to the workers; when as many
+    batches as they can keep busy with are on their way, it checks (or converts) the next
+    batch itself, its share of the work, instead of waiting. What each batch gives is
     written here, in the order of the lines, as one process writes it.
+
+    A batch of a regular file is a ``_Span``, where its lines lie, and the process that
+    checks it reads them: reading every line here, and pickling, piping and unpickling a
+    worker's, cost this process as much as a fifth of its time. Other input (standard
+    input, gzip, Parquet) goes as the lines themselves.
     """
     import signal
     from concurrent.futures import Future, ProcessPoolExecutor
@@ -517,9 +524,10 @@ def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namesp
     write = _output()
     counts = _Counts()
     progress = _Progress(sys.stderr, enabled=not getattr(options, "quiet", False))
-    mine = _job_of(options)
-    # Each batch's outcome in the order of the lines: a worker's to come, or this process's.
-    pending: deque[Future[_Done] | _Done] = deque()
+    job = _job_of(options)
+    # Each batch's outcome in the order of the lines, a worker's to come or this process's,
+    # with the batch: a span a worker could not read is read here.
+    pending: deque[tuple[Future[_Outcome | None] | _Outcome | None, str, _Batch | _Span]] = deque()
     away = 0  # the futures among them
     most_away = IN_FLIGHT * (options.jobs - 1)
     most_pending = IN_FLIGHT * options.jobs  # this process's share is waited for too
@@ -531,17 +539,23 @@ def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namesp
 
     def write_next() -> None:
         nonlocal away
-        outcome = pending.popleft()
+        outcome, shown, batch = pending.popleft()
         if isinstance(outcome, Future):
             away -= 1
             outcome = outcome.result()
-        failed, pieces = outcome
+        if outcome is None:
+            outcome = _done(job, shown, batch)
+        if outcome is None:
+            assert isinstance(batch, _Span)  # only a span reads differently the second time
+            raise _Changed(f"changed while it was read: lines {batch.before + 1}-{batch.last} moved")
+        transcripts, (failed, pieces) = outcome
+        counts.lines += transcripts
         counts.failed += failed
         for to_stderr, text in pieces:
             progress.clear()
             (sys.stderr.write if to_stderr else write)(text)
 
-    def send(shown: str, batch: list[tuple[int, Any]]) -> None:
+    def send(shown: str, batch: _Batch | _Span) -> None:
         nonlocal away
         if len(pending) >= most_pending:  # memory stays bounded: the oldest is written first
             write_next()
@@ -552,39 +566,33 @@ def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namesp
             # it from its initializer on. Here a Ctrl-C meanwhile waits, and comes right after.
             previous = mask(getattr(signal, "SIG_BLOCK", 0), {signal.SIGINT})
             try:
-                pending.append(workers.submit(_work, shown, batch))
+                pending.append((workers.submit(_work, shown, batch), shown, batch))
             finally:
                 mask(getattr(signal, "SIG_SETMASK", 2), previous)
             away += 1
         else:
-            pending.append(mine(shown, batch))
-        while pending and not (isinstance(pending[0], Future) and not pending[0].done()):
+            pending.append((_done(job, shown, batch), shown, batch))
+        while pending and not (isinstance(pending[0][0], Future) and not pending[0][0].done()):
             write_next()
 
     finished = False
     try:
         for name in options.files:
             shown = _shown(name)
-            batch: list[tuple[int, Any]] = []
-            size = 0
-            unreadable: _UnreadableFile | None = None
             try:
-                for number, raw in _lines(name, options.max_line_bytes, progress, counts):
-                    batch.append((number, raw))
-                    size += _LINE_COST + (len(raw) if raw is not None else 0)
-                    if size >= BATCH_BYTES:
-                        send(shown, batch)
-                        batch, size = [], 0
+                for batch in _batches(name, options.max_line_bytes, progress, counts):
+                    send(shown, batch)
+                while pending:  # a file's lines are all written before what is said of the file
+                    write_next()
             except _UnreadableFile as error:
-                unreadable = error
-            if batch:
-                send(shown, batch)
-            while pending:  # a file's lines are all written before what is said of the file
-                write_next()
-            if unreadable is not None:
+                if isinstance(error, _Changed):  # what comes after the lines that moved is not written
+                    away -= sum(isinstance(outcome, Future) for outcome, _, _ in pending)
+                    pending.clear()
+                while pending:
+                    write_next()
                 counts.unreadable += 1
                 progress.clear()
-                sys.stderr.write(_report(f"toolturns: {shown}: {unreadable}"))
+                sys.stderr.write(_report(f"toolturns: {shown}: {error}"))
         finished = True
     finally:
         # On Ctrl-C or a closed pipe, what was not started is dropped; each worker ends
@@ -599,16 +607,109 @@ def _no_mask(how: int, signals: set[int]) -> set[int]:
     return set()
 
 
-# What one line costs a batch besides its bytes, so that blank-free batches of tiny or
-# skipped lines stay bounded too.
+# A batch: lines and their numbers, as _lines gives them.
+_Batch: TypeAlias = "list[tuple[int, _Line]]"
+
+
+class _Span(NamedTuple):
+    """Where a batch's lines lie in a regular file: from byte ``start``, after line ``before``
+    (``_numbered`` counts on from it), to line ``last``; the longest line read is ``limit``
+    bytes."""
+
+    name: str
+    start: int
+    before: int
+    last: int
+    limit: int
+
+
+def _batches(name: str, limit: int, progress: _Progress, counts: _Counts) -> Iterator[_Batch | _Span]:
+    """The lines of a file in batches of about ``BATCH_BYTES``: for a regular file, uncompressed,
+    spans (``_Span``), whose lines the process that checks them reads itself; for other input
+    (standard input, gzip, Parquet), the lines as ``_lines`` gives them (and ``_LINE_COST`` a
+    line, so that batches of tiny or skipped lines stay bounded too).
+
+    Raises:
+        _UnreadableFile: as ``_lines``; the lines before were given, in a last batch.
+    """
+    batch: _Batch = []
+    size = 0
+    failure: _UnreadableFile | None = None
+    try:
+        with ExitStack() as files:
+            stream = _binary_input(name, files)
+            lines: Iterator[tuple[int, _Line]] = _read(stream, limit, progress, counts)
+            if _in_place(name, stream):
+                failed_at = yield from _spans(name, stream, limit, progress, counts)
+                if failed_at is None:
+                    return
+                # Reading a span failed: the rest line by line, as one process reads it,
+                # so that the lines before the failure are given.
+                lines = _numbered(stream.readline, limit, failed_at, progress, counts)
+            for number, raw in lines:
+                batch.append((number, raw))
+                size += _LINE_COST + (len(raw) if raw is not None else 0)
+                if size >= BATCH_BYTES:
+                    yield batch
+                    batch, size = [], 0
+    except _READ_ERRORS as error:
+        failure = _UnreadableFile(_reason(error))
+    except _UnreadableFile as error:  # Parquet's
+        failure = error
+    if batch:
+        yield batch
+    if failure is not None:
+        raise failure
+
+
+def _in_place(name: str, stream: Any) -> bool:
+    """Whether another process can read the lines of ``stream`` by opening ``name``: a regular
+    file, not compressed."""
+    if name == "-" or not isinstance(stream, io.BufferedReader) or _is_parquet(stream):
+        return False
+    return stat.S_ISREG(os.fstat(stream.fileno()).st_mode)
+
+
+def _spans(
+    name: str, stream: Any, limit: int, progress: _Progress, counts: _Counts
+) -> Generator[_Span, None, int | None]:
+    """The spans of an open regular file, each ``BATCH_BYTES`` and on to the end of the line it
+    stops in (a line too long is skipped unread, as ``_lines`` skips it): only its line ends
+    are counted here. Returns None at the end of the file, or the number of the last line of
+    the spans given when reading failed, the file at the start of the next."""
+    number = 0
+    while True:
+        start = stream.tell()
+        try:
+            data = stream.read(BATCH_BYTES)
+            if not data:
+                return None
+            ends = data.count(b"\n")
+            if not data.endswith(b"\n"):
+                ends += 1  # the line it stops in, read to its end (or the file's)
+                _skip_rest(stream.readline)
+        except OSError:
+            stream.seek(start)
+            return number
+        counts.read += ends
+        progress.update(counts.read)
+        yield _Span(name, start, number, number + ends, limit)
+        number += ends
+
+
+# What one line costs a batch besides its bytes.
 _LINE_COST = 64
 
-# What a worker gives for a batch: the lines that failed, and the text to write, to
-# stderr (True) or stdout (False), in order.
+# What checking or converting a batch gives: the lines that failed, and the text to write,
+# to stderr (True) or stdout (False), in order.
 _Done = tuple[int, list[tuple[bool, str]]]
 
+# What a batch gave, with the transcripts (non-blank lines) of a span, which only the
+# process that checked it has counted; None when a span no longer reads as it did.
+_Outcome = tuple[int, _Done]
+
 # The worker's command, set by _start_worker.
-_job: Callable[[str, list[tuple[int, Any]]], _Done]
+_job: Callable[[str, _Batch], _Done]
 
 
 def _start_worker(options: argparse.Namespace) -> None:
@@ -621,13 +722,43 @@ def _start_worker(options: argparse.Namespace) -> None:
     _job = _job_of(options)
 
 
-def _job_of(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
+def _job_of(options: argparse.Namespace) -> Callable[[str, _Batch], _Done]:
     """What checks or converts a batch of lines for ``options``' command, in any process."""
     return _checker(options) if options.command is _check else _converter(options)
 
 
-def _work(shown: str, batch: list[tuple[int, Any]]) -> _Done:
-    return _job(shown, batch)
+def _work(shown: str, batch: _Batch | _Span) -> _Outcome | None:
+    return _done(_job, shown, batch)
+
+
+def _done(job: Callable[[str, _Batch], _Done], shown: str, batch: _Batch | _Span) -> _Outcome | None:
+    """``job`` of a batch, the lines of a span read first; None when a span no longer reads."""
+    if not isinstance(batch, _Span):
+        return 0, job(shown, batch)
+    lines = _span_lines(batch)
+    if lines is None:
+        return None
+    return len(lines), job(shown, lines)
+
+
+def _span_lines(span: _Span) -> _Batch | None:
+    """The lines of a span, as ``_lines`` gave them; None when the file no longer holds them
+    (it was removed or truncated meanwhile)."""
+    lines: _Batch = []
+    counts = _Counts()
+    quiet = _Progress(None, enabled=False)
+    try:
+        with open(span.name, "rb") as file:
+            file.seek(span.start)
+            for number, raw in _numbered(file.readline, span.limit, span.before, quiet, counts):
+                if number > span.last:  # the span's last lines were blank
+                    return lines
+                lines.append((number, raw))
+                if number == span.last:
+                    return lines
+    except OSError:
+        return None
+    return lines if counts.read == span.last - span.before else None
 
 
 def _checker(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
@@ -694,6 +825,11 @@ class _UnreadableFile(Exception):
     """A file that could not be opened or read to its end; the reason is the message."""
 
 
+class _Changed(_UnreadableFile):
+    """A file whose lines were no longer where they had been read (--jobs): it was truncated,
+    or removed, meanwhile."""
+
+
 class _BadLine(Exception):
     """A line that holds no transcript: too long, not UTF-8, not JSON, or not the shape of one."""
 
@@ -756,30 +892,41 @@ def _lines(name: str, limit: int, progress: _Progress, counts: _Counts) -> Itera
     """
     try:
         with ExitStack() as files:
-            stream = _binary_input(name, files)
-            if _is_parquet(stream):
-                yield from _rows(stream, progress, counts)
-                return
-            readline = stream.readline
-            number = 0
-            while raw := readline(limit + 1):
-                number += 1
-                counts.read += 1
-                progress.update(counts.read)
-                if len(raw) > limit and not raw.endswith(b"\n"):
-                    counts.lines += 1
-                    raw = b""  # not held while the line is reported
-                    yield number, None
-                    _skip_rest(readline)
-                    continue
-                if number == 1 and raw.startswith(codecs.BOM_UTF8):
-                    raw = raw[len(codecs.BOM_UTF8) :]
-                if not raw or (raw.isspace() and not raw.strip(_JSON_SPACE)):  # isspace(): a quick no
-                    continue
-                counts.lines += 1
-                yield number, raw
-    except (OSError, EOFError, zlib.error) as error:
+            yield from _read(_binary_input(name, files), limit, progress, counts)
+    except _READ_ERRORS as error:
         raise _UnreadableFile(_reason(error)) from None
+
+
+def _read(stream: Any, limit: int, progress: _Progress, counts: _Counts) -> Iterator[tuple[int, _Line]]:
+    """``_lines`` of an open stream: its Parquet rows, or its lines."""
+    if _is_parquet(stream):
+        return _rows(stream, progress, counts)
+    return _numbered(stream.readline, limit, 0, progress, counts)
+
+
+_READ_ERRORS = (OSError, EOFError, zlib.error)
+
+
+def _numbered(
+    readline: Callable[[int], bytes], limit: int, number: int, progress: _Progress, counts: _Counts
+) -> Iterator[tuple[int, bytes | None]]:
+    """``_lines`` of what ``readline`` reads, the line before the first one being ``number``."""
+    while raw := readline(limit + 1):
+        number += 1
+        counts.read += 1
+        progress.update(counts.read)
+        if len(raw) > limit and not raw.endswith(b"\n"):
+            counts.lines += 1
+            raw = b""  # not held while the line is reported
+            yield number, None
+            _skip_rest(readline)
+            continue
+        if number == 1 and raw.startswith(codecs.BOM_UTF8):
+            raw = raw[len(codecs.BOM_UTF8) :]
+        if not raw or (raw.isspace() and not raw.strip(_JSON_SPACE)):  # isspace(): a quick no
+            continue
+        counts.lines += 1
+        yield number, raw
 
 
 _JSON_SPACE = b" \t\r\n"
