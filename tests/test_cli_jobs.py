@@ -302,11 +302,11 @@ def test_a_worker_ignores_ctrl_c_and_does_a_batch_as_one_process_would(
     finally:
         signal.signal(signal.SIGINT, previous)
     # A span's transcripts are counted by the process that reads it, a batch's by the reader.
-    assert cli._work(fixture, span) == (len(batch), cli._work(fixture, batch)[1])
     outcome = cli._work(fixture, batch)
     assert outcome is not None
     counted, (failed, pieces) = outcome
     assert counted == 0
+    assert cli._work(fixture, span) == (len(batch), (failed, pieces))
     _, out, err = run(capsys, [*argv, fixture])
     assert "".join(text for to_stderr, text in pieces if not to_stderr) == out
     assert "".join(text for to_stderr, text in pieces if to_stderr) == "".join(err.splitlines(True)[:-1])
