@@ -94,6 +94,50 @@ def test_convert_a_parquet_file_as_its_jsonl(
     assert from_parquet[1].count("\n") == 40
 
 
+def test_arguments_stored_as_structs_keep_their_nulls_as_convert_batch_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Arguments as objects: Arrow gives each call a null for every argument another call has,
+    and a null argument means something, so it is kept, by the command line and by
+    ``toolturns.datasets.convert_batch`` alike; a tool's null padding is left out by both."""
+    from toolturns.datasets import convert_batch
+
+    def call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+        return {"id": f"call_{name}", "type": "function", "function": {"name": name, "arguments": arguments}}
+
+    def tool(name: str, properties: dict[str, Any]) -> dict[str, Any]:
+        schema = {"type": "object", "properties": properties}
+        return {"type": "function", "function": {"name": name, "parameters": schema}}
+
+    rows = [
+        {
+            "messages": [
+                {"role": "user", "content": "Weather and time?"},
+                {"role": "assistant", "content": None, "tool_calls": [call("a", {"city": "Oslo"})]},
+                {"role": "tool", "tool_call_id": "call_a", "content": "-2 C"},
+                {"role": "assistant", "content": None, "tool_calls": [call("b", {"tz": None, "n": 1})]},
+                {"role": "tool", "tool_call_id": "call_b", "content": "09:00"},
+            ],
+            "tools": [tool("a", {"city": {"type": "string"}}), tool("b", {"tz": {"type": "string"}})],
+        }
+    ]
+    path = parquet(tmp_path / "d.parquet", rows)
+    stored = pq.read_table(path).to_pylist()[0]
+    assert stored["messages"][1]["tool_calls"][0]["function"]["arguments"] == {
+        "city": "Oslo",
+        "tz": None,
+        "n": None,
+    }
+    assert stored["tools"][0]["function"]["parameters"]["properties"]["tz"] is None  # padding
+    status, out, _ = run(capsys, "convert", "--to", "anthropic", path)
+    assert status == 0
+    [batch_body] = convert_batch(pq.read_table(path).to_pydict(), to="anthropic")["body"]
+    assert json.loads(out) == json.loads(batch_body)
+    body = json.loads(out)
+    assert body["messages"][1]["content"][0]["input"] == {"city": "Oslo", "tz": None, "n": None}
+    assert body["tools"][0]["input_schema"]["properties"] == {"city": {"type": "string"}}
+
+
 @pytest.mark.parametrize(
     "command", [["check"], ["check", "--target", "anthropic"], ["convert", "--to", "gemini"]]
 )

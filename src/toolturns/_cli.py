@@ -1036,9 +1036,16 @@ class _Row:
     def value(self) -> dict[str, Any]:
         """The row as a decoded line, or _BadLine when a column of JSON text is not JSON."""
         return {
-            key: _careful(value, column=key) if isinstance(value, str) else unpadded(value)
+            key: _careful(value, column=key) if isinstance(value, str) else _unpadded(key, value)
             for key, value in self._values.items()
         }
+
+
+def _unpadded(column: str, value: Any) -> Any:
+    """A Parquet cell read as ``toolturns.datasets`` reads one: Arrow's null padding left out
+    of tool definitions, at any depth; messages as they are, since the readers take a null
+    key of a message, call or part as none, and a null argument has a meaning."""
+    return unpadded(value) if column == "tools" else value
 
 
 # -- decoding a line -------------------------------------------------------------------
