@@ -12,6 +12,7 @@ import json
 import os
 import re
 import runpy
+import shlex
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -1902,6 +1903,21 @@ def test_each_command_help_has_examples_and_the_docs(
     assert "exit status: 0" in out
     assert "docs/cli.md" in out
     assert "--max-line-bytes N" in out
+
+
+@pytest.mark.parametrize("examples", [cli._CHECK_EXAMPLES, cli._CONVERT_EXAMPLES], ids=["check", "convert"])
+def test_every_example_of_the_help_is_a_command_line_that_parses(examples: str) -> None:
+    """Each example, up to its redirection or comment, is a valid command line; convert's
+    name every --from."""
+    lines = [line.strip() for line in examples.splitlines() if line.startswith("  toolturns ")]
+    sources = set()
+    for example in lines:
+        argv = shlex.split(example.split(" > ")[0].split(" && ")[0].split("#")[0])[1:]
+        options = cli._parser().parse_args(argv)
+        sources.add(getattr(options, "source", None))
+    assert len(lines) >= 3
+    if examples is cli._CONVERT_EXAMPLES:
+        assert {"openai", "anthropic", "sharegpt"} <= sources
 
 
 def test_the_summary_starts_with_the_files_not_read(

@@ -138,6 +138,7 @@ examples:
   toolturns convert --to gemini data.jsonl > gemini.jsonl
   toolturns convert --from anthropic --to openai requests.jsonl > openai.jsonl
   toolturns convert --to ollama --drop-unsupported data.jsonl > ollama.jsonl
+  toolturns convert --from sharegpt --to openai sharegpt.jsonl > openai.jsonl
 
 exit status: 0 every line converted, 1 lines skipped, 2 usage error or a file not read.
 """
