@@ -357,6 +357,22 @@ def test_type_hints_of_every_public_callable_resolve(name: str, function: Any) -
     assert set(hints) <= {*inspect.signature(function).parameters, "return"}, name
 
 
+@pytest.mark.parametrize(
+    "cls",
+    [value for name in toolturns.__all__ if isinstance(value := getattr(toolturns, name), type)],
+    ids=str,
+)
+def test_type_hints_of_every_public_class_resolve(cls: type) -> None:
+    """Its annotations name what its attributes hold; a value class's name its fields (and the
+    properties of its constructor-only arguments: ImagePart's ``data``, Tool's ``parameters``)."""
+    hints = typing.get_type_hints(cls)
+    if dataclasses.is_dataclass(cls):
+        assert {field.name for field in dataclasses.fields(cls)} <= set(hints)
+        assert set(hints) <= {*inspect.signature(cls).parameters, *cls.__slots__}  # type: ignore[attr-defined]
+    for name, hint in hints.items():
+        assert not isinstance(hint, str), (cls, name)
+
+
 def test_import_loads_no_dataclasses() -> None:
     """``import toolturns`` leaves ``dataclasses`` and what comes with it unloaded."""
     code = "import sys, toolturns; print(' '.join(sorted(sys.modules)))"

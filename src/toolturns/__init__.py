@@ -6,6 +6,13 @@
 True
 """
 
+# Mapping, Any, Extra and JSONInput: typing.get_type_hints evaluates a public class's
+# annotations in the module its __module__ names, this one (below), and these are the
+# names they use beside the public ones. Imported, not re-exported (type checkers see
+# them as private); all are loaded by then.
+from collections.abc import Mapping  # noqa: F401
+from typing import Any  # noqa: F401
+
 from ._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ._errors import (
     InvalidArguments,
@@ -17,6 +24,8 @@ from ._errors import (
     LoopLimit,
     MessageError,
 )
+from ._extra import Extra  # noqa: F401
+from ._json import JSONInput  # noqa: F401
 from ._loop import Toolbox, arun_calls, arun_loop, run_calls, run_loop
 from ._message import ChatMessage, Role
 from ._repair import RepairAction, Repaired, repair

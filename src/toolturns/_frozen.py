@@ -178,6 +178,13 @@ def _value_class(cls: type, options: dict[str, bool]) -> type:
     skipped = {*hidden, "__dict__", "__weakref__"}
     namespace = {name: value for name, value in cls.__dict__.items() if name not in skipped}
     namespace.update(
+        # InitVar[T] as T: a constructor argument that a property of the same name gives
+        # back. (typing.get_type_hints would look InitVar up where it looks the rest up,
+        # and toolturns does not import dataclasses.)
+        __annotations__={
+            name: text[len("InitVar[") : -1] if name in initvars else text
+            for name, text in annotations.items()
+        },
         __qualname__=cls.__qualname__,
         __slots__=stored,
         __match_args__=tuple(name for name in annotations if name not in hidden),
