@@ -774,7 +774,9 @@ def _span_lines(span: _Span) -> _Batch | None:
                     return lines
     except OSError:
         return None
-    return lines if counts.read == span.last - span.before else None
+    # The file ended: after the span's lines (its last ones blank, and maybe blank lines past
+    # it), or before them (it was truncated).
+    return lines if counts.read >= span.last - span.before else None
 
 
 def _checker(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
