@@ -721,7 +721,7 @@ _LINE_COST = 64
 _Done = tuple[int, list[tuple[bool, str]]]
 
 # What a batch gave, with the transcripts (non-blank lines) of a span, which only the
-# process that checked it has counted; None when a span no longer reads as it did.
+# process that checked it has counted (a batch of lines was counted as it was read).
 _Outcome = tuple[int, _Done]
 
 # The worker's command, set by _start_worker.
