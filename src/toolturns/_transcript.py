@@ -15,7 +15,7 @@ from ._checks import lazy_pattern
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import value_class
 from ._json import join_key
-from ._message import LEGACY_CALL, LEGACY_RESULT, SYSTEM_ROLES, ChatMessage, Role
+from ._message import ASSISTANT, LEGACY_CALL, LEGACY_RESULT, SYSTEM_ROLES, TOOL, ChatMessage, Role
 from ._tool import Tool
 from ._tool_call import ToolCall
 
@@ -294,7 +294,7 @@ class _Check:
                     _Unreadable(
                         item.get("role"),
                         call_id if isinstance(call_id, str) and call_id else None,
-                        item.get("role") == Role.ASSISTANT.value and bool(item.get("tool_calls")),
+                        item.get("role") == ASSISTANT and bool(item.get("tool_calls")),
                     )
                 )
         return turns
@@ -361,7 +361,7 @@ class _Check:
         for index, turn in enumerate(turns):
             if turn is None:
                 continue
-            if turn.role == Role.TOOL:
+            if turn.role == TOOL:
                 if unknown_calls:
                     continue
                 if exchange is not None:

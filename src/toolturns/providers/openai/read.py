@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from ..._errors import InvalidMessage, MessageError, describe
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, ChatMessage
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept
@@ -144,7 +144,7 @@ def _answered(message: object) -> object:
     """
     if (
         isinstance(message, Mapping)
-        and message.get("role") == Role.ASSISTANT.value
+        and message.get("role") == ASSISTANT
         and message.get("content") is None
         and not message.get("tool_calls")
         and not message.get("refusal")
@@ -156,7 +156,7 @@ def _answered(message: object) -> object:
 def _model_turn(message: ChatMessage) -> ChatMessage:
     # A response holds the model's turn, as the other codecs and the stream
     # assembler require; a user or tool message here is a request read by mistake.
-    if message.role is not Role.ASSISTANT:
+    if message.role is not ASSISTANT:
         raise InvalidMessage(
             "role", "must be 'assistant' (a response holds the model's turn)", describe(message.role.value)
         )

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..._content import ContentPart, TextPart
 from ..._errors import InvalidMessage, MessageError
-from ..._message import ChatMessage, Role
+from ..._message import TOOL, USER, ChatMessage
 from ..._tool import Tool
 from .._shared import check_messages, check_tools, refuse_unsupported
 from . import rules
@@ -107,7 +107,7 @@ def _moved(message: ChatMessage) -> tuple[ContentPart, ...] | None:
     """A tool result's content, when it holds parts that go to the user message after it."""
     content = message.content
     if (
-        message.role is Role.TOOL
+        message.role is TOOL
         and isinstance(content, tuple)
         and any(not isinstance(part, TextPart) for part in content)
     ):
@@ -130,7 +130,7 @@ def _refuse_moved_parts(messages: Sequence[ChatMessage]) -> None:
     caller's history has it (``messages[i].content[j]``), in the rules' words."""
     for index, message in enumerate(messages):
         for position, part in enumerate(_moved(message) or ()):
-            refused = None if isinstance(part, TextPart) else rules.check_part(Role.USER, part)
+            refused = None if isinstance(part, TextPart) else rules.check_part(USER, part)
             if refused is not None:
                 rule, why = refused
                 raise InvalidMessage(f"messages[{index}].content[{position}]", f"{why} ({rule.says})")
