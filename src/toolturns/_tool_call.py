@@ -349,6 +349,9 @@ def _restore(
 #: ToolCall's slots without its refusals, for ``_checked`` (``_frozen.unfrozen_twin``).
 _Unfrozen = unfrozen_twin(ToolCall)
 
+# Bound once: a classmethod looked up on its class costs about 30 ns a call.
+_checked = ToolCall._checked
+
 
 def _plain_call(data: object) -> ToolCall | None:
     """The call of ``{"id", "type": "function", "function": {"name", "arguments"}}``, its id,
@@ -363,6 +366,4 @@ def _plain_call(data: object) -> ToolCall | None:
     name, arguments = function.get("name"), function.get("arguments")
     if type(name) is not str or not name or type(arguments) is not str:
         return None
-    return ToolCall._checked(
-        call_id, name, encode_arguments(arguments, call_id=call_id, name=name), EMPTY, EMPTY
-    )
+    return _checked(call_id, name, encode_arguments(arguments, call_id=call_id, name=name), EMPTY, EMPTY)
