@@ -129,7 +129,15 @@ def check_transcript(
         check.target_rules(turns)
         if not check.problems:
             check.codec_accepts(turns)
-    return sorted(check.problems, key=lambda problem: -1 if problem.index is None else problem.index)
+    if not check.problems:  # most transcripts of a dataset: no sort to set up
+        return []
+    return sorted(check.problems, key=_by_index)
+
+
+def _by_index(problem: Problem) -> int:
+    """Problems outside any message first, then by message index (a stable sort keeps the order
+    each index's problems were found in)."""
+    return -1 if problem.index is None else problem.index
 
 
 # How a caller converts anyway; the command line says it in its own words.
