@@ -1,7 +1,7 @@
 """The core's one-step ways give what the general ways give.
 
 ``ChatMessage.from_dict`` reads the common message shapes in one step
-(``_message._plain_from_dict``), and trusted constructors build a message or a
+(``_message.plain_from_dict``), and trusted constructors build a message or a
 call on an unfrozen twin of its class (``_frozen.unfrozen_twin``) where the
 interpreter allows it. Each is switched off here to compare: the same
 message, or the same error, on arbitrary and mutated message dicts.
@@ -69,7 +69,7 @@ def test_from_dict_in_one_step_gives_what_the_general_way_gives(data: Any) -> No
     """Each dict reads to the same message, or fails with the same error, either way."""
     fast = _outcome(lambda: ChatMessage.from_dict(data))
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_message, "_plain_from_dict", lambda data: None)
+        patch.setattr(_message, "plain_from_dict", lambda data: None)
         general = _outcome(lambda: ChatMessage.from_dict(data))
     assert fast == general
     if isinstance(fast, ChatMessage):
@@ -83,7 +83,7 @@ def test_the_one_step_reader_takes_the_plain_shapes_only() -> None:
         {"role": "tool", "content": "18", "tool_call_id": "call_1"},
         {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "function": {"name": "f"}}]},
     ]:
-        assert _message._plain_from_dict(data) == ChatMessage.from_dict(data)
+        assert _message.plain_from_dict(data) == ChatMessage.from_dict(data)
     call = {"id": "c", "function": {"name": "f"}}
     for data in [
         {"role": "user", "content": "Hi", "name": "ann"},
@@ -93,7 +93,7 @@ def test_the_one_step_reader_takes_the_plain_shapes_only() -> None:
         {"role": "assistant", "content": None, "tool_calls": []},
         {"role": "USER", "content": "Hi"},
     ]:
-        assert _message._plain_from_dict(data) is None, data
+        assert _message.plain_from_dict(data) is None, data
 
 
 def test_trusted_construction_without_the_twin_gives_the_same_values() -> None:

@@ -352,7 +352,7 @@ class ChatMessage:
         ...                     "function": {"name": "get_time", "arguments": ""}}]})
         ChatMessage(role='assistant', content='', tool_calls=(ToolCall(id='call_1', name='get_time', arguments='{}'),))
         """
-        plain = _plain_from_dict(data)
+        plain = plain_from_dict(data)
         if plain is not None:  # most messages of a transcript: read in one step
             return plain
         if (
@@ -501,7 +501,7 @@ def _fill(
     return self
 
 
-def _plain_from_dict(data: object) -> ChatMessage | None:
+def plain_from_dict(data: object) -> ChatMessage | None:
     """The message of a dict with no key beyond role, content and (on a tool turn)
     tool_call_id or (on an assistant turn) tool_calls, its content text (or null beside
     calls), read in one step: what the general way of ``from_dict`` gives (a test holds them

@@ -15,7 +15,16 @@ from ._checks import lazy_pattern
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
 from ._frozen import value_class
 from ._json import join_key
-from ._message import ASSISTANT, LEGACY_CALL, LEGACY_RESULT, SYSTEM_ROLES, TOOL, ChatMessage, Role
+from ._message import (
+    ASSISTANT,
+    LEGACY_CALL,
+    LEGACY_RESULT,
+    SYSTEM_ROLES,
+    TOOL,
+    ChatMessage,
+    Role,
+    plain_from_dict,
+)
 from ._tool import Tool
 from ._tool_call import ToolCall
 
@@ -282,7 +291,9 @@ class _Check:
                     turns.append(None)
                     continue
             try:
-                turns.append(ChatMessage.from_dict(item))
+                # The one-step reading first, without from_dict's call around it (a message
+                # it does not take is read by from_dict, which tries it again first).
+                turns.append(plain_from_dict(item) or ChatMessage.from_dict(item))
             except MessageError as error:
                 failure = error.with_prefix(f"messages[{index}]")
                 legacy = LEGACY_CALL in failure.rule or LEGACY_RESULT in failure.rule
