@@ -320,7 +320,7 @@ def _problems(decoded: _Decoder, raw: _Line, target: str | None, allow_pending: 
     try:
         messages, tools = _transcript(decoded(raw))
         problems = check_transcript(messages, target=target, tools=tools, allow_pending=allow_pending)
-        return [_in_cli_words(problem) for problem in problems]
+        return [_in_cli_words(problem) for problem in problems] if problems else problems
     except _BadLine as error:
         return [Problem(None, error.path, error.code, error.message)]
     except InvalidTranscript as error:  # the line's shape is checked first; this is a safety net
@@ -929,10 +929,13 @@ def _numbered(
     readline: Callable[[int], bytes], limit: int, number: int, progress: _Progress, counts: _Counts
 ) -> Iterator[tuple[int, bytes | None]]:
     """``_lines`` of what ``readline`` reads, the line before the first one being ``number``."""
+    # Not a call a line when the progress line is not shown (stderr a file or a pipe).
+    update = progress.update if progress.shown else None
     while raw := readline(limit + 1):
         number += 1
         counts.read += 1
-        progress.update(counts.read)
+        if update is not None:
+            update(counts.read)
         if len(raw) > limit and not raw.endswith(b"\n"):
             counts.lines += 1
             raw = b""  # not held while the line is reported
@@ -1363,14 +1366,14 @@ class _Progress:
     cleared before anything else is written to the terminal.
     """
 
-    __slots__ = ("_next", "_start", "_stream", "_width")
+    __slots__ = ("_next", "_start", "_stream", "_width", "shown")
 
     def __init__(self, stream: TextIO | None, *, enabled: bool) -> None:
         self._stream = stream
         self._start = monotonic()
-        # A disabled line is never due: one comparison per line, no branch.
-        shown = enabled and stream is not None and stream.isatty()  # None: stderr was closed (2>&-)
-        self._next = self._start + PROGRESS_EVERY if shown else float("inf")
+        # A disabled line is never due: one comparison per update, no branch.
+        self.shown = enabled and stream is not None and stream.isatty()  # None: stderr was closed (2>&-)
+        self._next = self._start + PROGRESS_EVERY if self.shown else float("inf")
         self._width = 0  # of the text on screen; 0 when nothing is shown
 
     def update(self, lines: int) -> None:

@@ -8,6 +8,7 @@ problem it finds as a ``Problem`` value (it raises only when called wrongly);
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._arguments import Inexact, decode_arguments_exactly
@@ -318,13 +319,13 @@ class _Check:
                 )
         return turns
 
-    def read_tools(self, tools: Sequence[object]) -> set[str]:
+    def read_tools(self, tools: Sequence[object]) -> AbstractSet[str]:
         """The names of the tools that read; the others, and repeated names, are problems."""
         known = _last_tools.find(self.target, tools)
         if known is not None:
             problems, names = known
             self.problems.extend(problems)
-            return set(names)
+            return names  # a frozenset: no copy
         found = len(self.problems)
         read = self.read_each_tool(tools)
         _last_tools.remember(self.target, tools, self.problems[found:], read)
@@ -503,7 +504,7 @@ class _Check:
         if self.findings is not None and self.rules is not None:
             self.rules.check_exchange(self.findings, exchange.index, exchange.message, exchange.results)
 
-    def known_tools(self, turns: Sequence[ChatMessage | _Unreadable | None], names: set[str]) -> None:
+    def known_tools(self, turns: Sequence[ChatMessage | _Unreadable | None], names: AbstractSet[str]) -> None:
         """Every call names a tool of the definitions sent with the transcript."""
         for index, turn in enumerate(turns):
             if isinstance(turn, ChatMessage):
