@@ -276,11 +276,12 @@ def _check(options: argparse.Namespace) -> int:
     counts = _Counts()
     progress = _Progress(sys.stderr, enabled=not options.quiet)
     decoded = _Decoder(options.max_line_bytes)
+    target, allow_pending = options.target, not options.no_pending  # read once, not a line
     for name in options.files:
         shown = _shown(name)
         try:
             for number, raw in _lines(name, options.max_line_bytes, progress, counts):
-                problems = _problems(decoded, raw, options.target, not options.no_pending)
+                problems = _problems(decoded, raw, target, allow_pending)
                 if not problems:
                     continue
                 counts.failed += 1
@@ -1132,14 +1133,17 @@ class _Decoder:
             return _careful(text)
 
     def _fast(self, text: str) -> JSON:
-        index = _SPACE(text, 0).end()
+        # Most lines start with their value and end with it and a line feed: no regular
+        # expression for the white space around it then.
+        index = 0 if text[0] not in _WHITE else _SPACE(text, 0).end()
         if text.startswith("{", index):
             value, end = self._object(text, index)
         elif text.startswith("[", index):
             value, end = _UNIQUE_SCAN(text, index)
         else:  # a scalar holds no transcript: not worth a fast path
             raise _Slow
-        if _SPACE(text, end).end() != len(text):
+        size = len(text)
+        if end != size and not (end == size - 1 and text[end] == "\n") and _SPACE(text, end).end() != size:
             raise _Slow
         return value
 
@@ -1155,17 +1159,17 @@ class _Decoder:
         index += 1
         while True:
             if text[index] in _WHITE:
-                index = _SPACE(text, index).end()
+                index = index + 1 if text[index + 1] not in _WHITE else _SPACE(text, index).end()
             if text[index] != '"':
                 raise _Slow  # "}" of an empty object too: rare enough for the careful reading
             key, index = _STRING(text, index + 1)
             if text[index] in _WHITE:
-                index = _SPACE(text, index).end()
+                index = index + 1 if text[index + 1] not in _WHITE else _SPACE(text, index).end()
             if text[index] != ":" or key in value:
                 raise _Slow
             index += 1
             if text[index] in _WHITE:
-                index = _SPACE(text, index).end()
+                index = index + 1 if text[index + 1] not in _WHITE else _SPACE(text, index).end()
             same = known.get(key)
             # A JSON value's text says where it ends, so the value at index is that known
             # text when the text there starts with it; or, for a number, holds no object.
@@ -1184,12 +1188,13 @@ class _Decoder:
                 known[key] = text[index:end]
                 # Only a value whose text repeats is kept: a line's messages are not held
                 # while the next line is read.
-                repeated.discard(key)
-                values.pop(key, None)
+                if key in repeated:
+                    repeated.discard(key)
+                    values.pop(key, None)
             value[key] = item
             index = end
             if text[index] in _WHITE:
-                index = _SPACE(text, index).end()
+                index = index + 1 if text[index + 1] not in _WHITE else _SPACE(text, index).end()
             if text[index] == "}":
                 return value, index + 1
             if text[index] != ",":
