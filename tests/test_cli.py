@@ -1197,6 +1197,22 @@ print(status, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
 """
 
 
+def peak_kib(*command: str | Path) -> int:
+    """The peak resident memory, in KiB, of the largest process ``command`` ran (itself or a
+    worker), on a file of ``generate``: its status is 1, every tenth transcript having an
+    unanswered call."""
+    run = subprocess.run(
+        [sys.executable, "-c", PEAK, *map(str, command)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=300,
+    )
+    status, kib = map(int, run.stdout.split())
+    assert status == 1
+    return kib
+
+
 def generate(path: Path, megabytes: int) -> int:
     """Write about ``megabytes`` MB of realistic transcripts (every tenth with a problem) in chunks; the line count."""
     lines = 0
@@ -1230,20 +1246,7 @@ def test_script_memory_stays_flat_on_a_large_file(tmp_path: Path) -> None:
     generate(small, 1)
     count = generate(large, 50)
     assert large.stat().st_size > 50_000_000
-
-    def peak(path: Path) -> int:
-        run = subprocess.run(
-            [sys.executable, "-c", PEAK, str(TOOLTURNS), "check", str(path)],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=300,
-        )
-        status, kib = map(int, run.stdout.split())
-        assert status == 1  # every tenth transcript has an unanswered call
-        return kib
-
-    small_kib, large_kib = peak(small), peak(large)
+    small_kib, large_kib = peak_kib(TOOLTURNS, "check", small), peak_kib(TOOLTURNS, "check", large)
     assert count > 10_000
     assert large_kib - small_kib < 30 * 1024, (small_kib, large_kib)
 

@@ -425,25 +425,14 @@ def test_without_a_signal_mask_as_on_windows(
 def test_memory_with_jobs_stays_flat_on_a_large_file(tmp_path: Path) -> None:
     """A 30 MB file takes each process of ``--jobs 2`` about the memory a 1 MB file does: the
     lines travel in batches, a few in flight per worker, never the whole file."""
-    from tests.test_cli import PEAK, generate
+    from tests.test_cli import generate, peak_kib
 
     small, large = tmp_path / "small.jsonl", tmp_path / "large.jsonl"
     generate(small, 1)
     generate(large, 30)
-
-    def peak(path: Path) -> int:
-        run = subprocess.run(
-            [sys.executable, "-c", PEAK, str(TOOLTURNS), "check", "--jobs", "2", str(path)],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=300,
-        )
-        status, kib = map(int, run.stdout.split())
-        assert status == 1  # every tenth transcript has an unanswered call
-        return kib  # the largest of the command and its workers
-
-    small_kib, large_kib = peak(small), peak(large)
+    # The largest of the command and its workers.
+    small_kib = peak_kib(TOOLTURNS, "check", "--jobs", "2", small)
+    large_kib = peak_kib(TOOLTURNS, "check", "--jobs", "2", large)
     assert large_kib - small_kib < 20 * 1024, (small_kib, large_kib)
 
 

@@ -565,10 +565,11 @@ def _in_parallel(options: argparse.Namespace, summary: Callable[[argparse.Namesp
         if len(pending) >= most_pending:  # memory stays bounded: the oldest is written first
             write_next()
         if away < most_away:
-            # A worker is spawned in submit() when one more is due. Ctrl-C reaches every
-            # process of the terminal's group, and one that is still importing would die with
-            # a traceback: it starts with Ctrl-C blocked (the mask outlives exec) and ignores
-            # it from its initializer on. Here a Ctrl-C meanwhile waits, and comes right after.
+            # Workers are started in submit() (forked all at the first, spawned one by one as
+            # they are due). Ctrl-C reaches every process of the terminal's group, and one
+            # that is still importing would die with a traceback: it starts with Ctrl-C
+            # blocked (the mask outlives fork and exec) and ignores it from its initializer
+            # on. Here a Ctrl-C meanwhile waits, and comes right after.
             previous = mask(getattr(signal, "SIG_BLOCK", 0), {signal.SIGINT})
             try:
                 pending.append((workers.submit(_work, shown, batch), shown, batch))
@@ -655,7 +656,7 @@ def _batches(name: str, limit: int, progress: _Progress, counts: _Counts) -> Ite
     try:
         with ExitStack() as files:
             stream = _binary_input(name, files)
-            lines: Iterator[tuple[int, _Line]] = _read(stream, limit, progress, counts)
+            lines: Iterator[tuple[int, _Line]]
             if _in_place(name, stream):
                 failed_at = yield from _spans(name, stream, limit, progress, counts)
                 if failed_at is None:
@@ -663,6 +664,8 @@ def _batches(name: str, limit: int, progress: _Progress, counts: _Counts) -> Ite
                 # Reading a span failed: the rest line by line, as one process reads it,
                 # so that the lines before the failure are given.
                 lines = _numbered(stream.readline, limit, failed_at, progress, counts)
+            else:
+                lines = _read(stream, limit, progress, counts)
             for number, raw in lines:
                 batch.append((number, raw))
                 size += _LINE_COST + (len(raw) if raw is not None else 0)
@@ -780,7 +783,7 @@ def _span_lines(span: _Span) -> _Batch | None:
     return lines if counts.read >= span.last - span.before else None
 
 
-def _checker(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
+def _checker(options: argparse.Namespace) -> Callable[[str, _Batch], _Done]:
     decoded = _Decoder(options.max_line_bytes)
     target, allow_pending, as_json, quiet = (
         options.target,
@@ -789,7 +792,7 @@ def _checker(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]
         options.quiet,
     )
 
-    def check(shown: str, batch: list[tuple[int, Any]]) -> _Done:
+    def check(shown: str, batch: _Batch) -> _Done:
         failed = 0
         report: list[str] = []
         for number, raw in batch:
@@ -803,10 +806,10 @@ def _checker(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]
     return check
 
 
-def _converter(options: argparse.Namespace) -> Callable[[str, list[tuple[int, Any]]], _Done]:
+def _converter(options: argparse.Namespace) -> Callable[[str, _Batch], _Done]:
     decoded = _Decoder(options.max_line_bytes)
 
-    def convert(shown: str, batch: list[tuple[int, Any]]) -> _Done:
+    def convert(shown: str, batch: _Batch) -> _Done:
         failed = 0
         pieces: list[tuple[bool, str]] = []
         for number, raw in batch:
@@ -1020,8 +1023,8 @@ class _Row:
 
     A struct column gives every row every field it has in any row, ``None`` where a row has
     none: a user message gets ``"tool_calls": None``, a tool's schema the ``properties`` of
-    every other tool, as ``"city": None``. Arrow cannot say "absent", so a null field of a
-    struct is read as absent. (JSON text says what it means: its nulls stay.)
+    every other tool, as ``"city": None``. Arrow cannot say "absent": those nulls are read
+    as ``_unpadded`` says. (JSON text says what it means: its nulls stay.)
     """
 
     __slots__ = ("_size", "_values")

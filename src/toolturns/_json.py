@@ -391,10 +391,11 @@ def exact_object(text: str) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def decode(text: str) -> JSON:
-    """Decode JSON text; raise ``ValueError`` saying why it is not JSON."""
+def decode(text: str, *, exact: bool = False) -> JSON:
+    """Decode JSON text; raise ``ValueError`` saying why it is not JSON. ``exact`` refuses a
+    key repeated in an object too (``RepeatedKey``), which decoding would keep one value of."""
     try:
-        result: JSON = _DECODER.decode(text)
+        result: JSON = (_EXACT if exact else _DECODER).decode(text)
     except RecursionError:
         raise ValueError("nested too deeply to decode") from None
     return result

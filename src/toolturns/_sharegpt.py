@@ -68,7 +68,7 @@ from ._errors import (
     at,
     describe,
 )
-from ._json import _EXACT, JSON, join_key, kind_of
+from ._json import decode, join_key, kind_of
 from ._message import ChatMessage
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -231,20 +231,11 @@ def _turn(turn: object, where: str) -> tuple[str, str, str]:
     return speaker, said, text
 
 
-def _decoded(text: str) -> JSON:
-    """JSON text found inside a value; ``ValueError`` saying why it is not (a repeated key included)."""
-    try:
-        result: JSON = _EXACT.decode(text)
-    except RecursionError:
-        raise ValueError("nested too deeply to decode") from None
-    return result
-
-
 def _calls(text: str, index: int) -> tuple[ToolCall, ...]:
     """The calls of the function_call turn at ``conversations[index]``, with their ids."""
     where = f"conversations[{index}].value"
     try:
-        value = _decoded(text)
+        value = decode(text, exact=True)
     except ValueError as error:
         raise InvalidMessage(
             where,
@@ -289,7 +280,7 @@ def _results(calls: tuple[ToolCall, ...], text: str, where: str) -> list[ChatMes
         return [ChatMessage.tool_result(calls[0].id, text)]
     rule = f"must be the JSON text of a list of {len(calls)} strings, the results of the {len(calls)} calls before it"
     try:
-        results = _decoded(text)
+        results = decode(text, exact=True)
     except ValueError as error:
         raise InvalidMessage(f"{where}.value", f"{rule} ({error})", describe(text)) from None
     if not isinstance(results, list) or len(results) != len(calls):
@@ -311,7 +302,7 @@ def _tools(tools: object) -> list[Tool] | None:
         if not tools:
             return None
         try:
-            tools = _decoded(tools)
+            tools = decode(tools, exact=True)
         except ValueError as error:
             raise InvalidTool(
                 "tools", f"must be the JSON text of a list of tool definitions ({error})", describe(tools)
