@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from fuzz.seeds import seeds
 from tests.property import strategies as s
-from toolturns import ChatMessage, MessageError, Role, ToolCall, _frozen, _message, _tool_call
+from toolturns import ChatMessage, MessageError, Role, TextPart, ToolCall, _frozen, _message, _tool_call
 from toolturns._extra import EMPTY
 
 _PLAIN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
@@ -39,7 +39,13 @@ _PLAIN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
     ]
 )
 _JUNK: st.SearchStrategy[Any] = st.one_of(
-    st.none(), st.just(""), st.just([]), st.sampled_from(["tool", "assistant", "USER"]), s.arbitrary_json()
+    st.none(),
+    st.just(""),
+    st.just([]),
+    st.sampled_from(["tool", "assistant", "USER"]),
+    # argument texts the one-step reader stores as they are ("{...") or leaves to encode_arguments
+    st.sampled_from([" ", "null", " null\n", " {}", "{", "{} ", "[1]", '{"a": 1}']),
+    s.arbitrary_json(),
 )
 
 
@@ -161,3 +167,82 @@ def test_a_call_read_in_one_step_is_what_the_general_way_reads(data: Any) -> Non
     assert fast == general
     assert repr(fast) == repr(general)
     assert _tool_call._plain_call(_CALL) == ToolCall.from_dict(_CALL)
+
+
+_CALLS = (ToolCall("call_1", "f"), ToolCall("call_2", "g", {"x": 1}), ToolCall("call_1", "h"))
+
+
+@settings(max_examples=300)
+@given(
+    content=st.one_of(st.text(max_size=3), st.just([TextPart("a")]), _JUNK),
+    name=st.one_of(st.just("ann"), _JUNK),
+    extra=st.one_of(st.just({"weight": 1}), _JUNK),
+    call_id=st.one_of(st.just("call_1"), _JUNK),
+    is_error=st.one_of(st.booleans(), _JUNK),
+    calls=st.one_of(
+        st.lists(st.sampled_from(_CALLS), max_size=3),
+        st.lists(st.sampled_from(_CALLS), max_size=3).map(tuple),
+        _JUNK,
+    ),
+)
+def test_named_constructors_in_one_step_give_what_the_general_way_gives(
+    content: Any, name: Any, extra: Any, call_id: Any, is_error: Any, calls: Any
+) -> None:
+    """Each named constructor gives what ``_make``, its general way, gives: the same message or the same error."""
+    make = ChatMessage._make
+    pairs: list[tuple[Any, Any]] = [
+        (lambda: ChatMessage.system(content, name=name), lambda: make(Role.SYSTEM, content, name=name)),
+        (lambda: ChatMessage.developer(content, name=name), lambda: make(Role.DEVELOPER, content, name=name)),
+        (
+            lambda: ChatMessage.user(content, name=name, extra=extra),
+            lambda: make(Role.USER, content, name=name, extra=extra),
+        ),
+        (lambda: ChatMessage.user(content), lambda: make(Role.USER, content)),
+        (lambda: ChatMessage.assistant(content, name=name), lambda: make(Role.ASSISTANT, content, name=name)),
+        (lambda: ChatMessage.assistant(content), lambda: make(Role.ASSISTANT, content)),
+        (
+            lambda: ChatMessage.assistant_tool_calls(calls, content, name=name),
+            lambda: make(Role.ASSISTANT, "" if content is None else content, tool_calls=calls, name=name),
+        ),
+        (
+            lambda: ChatMessage.assistant_tool_calls(calls, content),
+            lambda: make(Role.ASSISTANT, "" if content is None else content, tool_calls=calls),
+        ),
+        (
+            lambda: ChatMessage.tool_result(call_id, content, is_error=is_error),
+            lambda: make(Role.TOOL, content, tool_call_id=call_id, is_error=is_error),
+        ),
+        (
+            lambda: ChatMessage.tool_result(call_id, content),
+            lambda: make(Role.TOOL, content, tool_call_id=call_id),
+        ),
+    ]
+    for fast, general in pairs:
+        fast_outcome, general_outcome = _outcome(fast), _outcome(general)
+        assert fast_outcome == general_outcome
+        assert repr(fast_outcome) == repr(general_outcome)
+
+
+class _Turn(ChatMessage):
+    """A caller's subclass: its constructors and its reader make its own class, not a ChatMessage."""
+
+    __slots__ = ()
+
+
+def test_a_subclass_gets_its_own_class_from_every_constructor() -> None:
+    """The one-step ways make a ChatMessage; a subclass goes the general way and gets a _Turn."""
+    call = ToolCall("call_1", "f")
+    made = [
+        _Turn.system("s"),
+        _Turn.developer("d"),
+        _Turn.user("u"),
+        _Turn.assistant("a"),
+        _Turn.assistant_tool_calls([call]),
+        _Turn.tool_result("call_1", "r"),
+        _Turn.from_dict({"role": "user", "content": "u"}),
+        _Turn.from_dict({"role": "tool", "content": "r", "tool_call_id": "call_1"}),
+        _Turn.from_dict({"role": "assistant", "content": None, "tool_calls": [call.to_wire()]}),
+    ]
+    assert [type(message) for message in made] == [_Turn] * len(made)
+    assert made[-1] == _Turn.assistant_tool_calls([call])
+    assert made[-1] != ChatMessage.assistant_tool_calls([call])  # equal values of one class only

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 
 from tests.conftest import Frozen
 from tests.property import strategies as s
-from toolturns import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError
+from toolturns import InvalidArguments, InvalidMessage, InvalidToolCall, MessageError, ToolCall, _json
 from toolturns._json import (
     JSON,
     MAX_DEPTH,
@@ -25,6 +25,7 @@ from toolturns._json import (
     copied,
     decode,
     encode,
+    encoded_plain,
     json_kind,
     owned,
     plain_copy,
@@ -580,3 +581,40 @@ def test_owned_says_so_when_the_text_cannot_be_read_back(monkeypatch: pytest.Mon
     monkeypatch.setattr(module, "decode", too_deep)
     with pytest.raises(InvalidMessage, match=r"^v: nested too deeply to decode, got "):
         owned(OrderedDict(a=[1]), "v", InvalidMessage)
+
+
+# -- a caller's arguments, encoded in one step -----------------------------------
+
+
+def test_a_call_from_a_deep_call_stack_is_refused_as_encode_refuses() -> None:
+    """ToolCall's one-step encoding leaves a deep stack's RecursionError to encode, which says so."""
+    value = _nested_dict(400)
+    assert encoded_plain(value) == encode(value, "arguments", InvalidArguments)
+    with pytest.raises(InvalidArguments) as caught:
+        _call_at_stack_depth(800, lambda: ToolCall("call_1", "f", value))
+    assert (caught.value.path, caught.value.rule) == (
+        "arguments",
+        "is nested too deeply to encode from this deep a call stack",
+    )
+
+
+def test_a_call_with_an_int_too_long_to_write_is_refused_as_encode_refuses() -> None:
+    """The one-step encoding leaves an int past the digit limit to encode, which names the rule."""
+    value = {"n": 10 ** (sys.get_int_max_str_digits() + 1)}
+    assert encoded_plain(value) is None
+    with pytest.raises(InvalidArguments, match=r"^arguments: must be encodable as JSON") as caught:
+        ToolCall("call_1", "f", value)
+    assert (caught.value.call_id, caught.value.name) == ("call_1", "f")
+
+
+def test_without_the_c_encoder_a_call_is_encoded_the_general_way(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where json has no C encoder, encoded_plain declines and encode's own encoder writes the same text."""
+    arguments = {"city": "Kraków", "days": [1, 2.5, None, True], "nested": {"a": {}}}
+    fast = ToolCall("call_1", "f", arguments).arguments_json
+    monkeypatch.setattr(_json, "_C_ENCODER", None)
+    assert encoded_plain(arguments) is None
+    assert (
+        ToolCall("call_1", "f", arguments).arguments_json
+        == fast
+        == '{"city":"Kraków","days":[1,2.5,null,true],"nested":{"a":{}}}'
+    )

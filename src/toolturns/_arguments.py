@@ -15,7 +15,7 @@ from typing import Any
 from ._checks import lazy_pattern
 from ._errors import InvalidArguments, describe
 from ._frozen import value_class
-from ._json import decode, decode_object, encode, join_key, json_kind
+from ._json import decode, decode_object, encode, encoded_plain, join_key, json_kind
 
 __all__ = ["EMPTY_ARGUMENTS", "Inexact", "decode_arguments", "decode_arguments_exactly", "encode_arguments"]
 
@@ -35,6 +35,10 @@ def encode_arguments(value: object, *, call_id: str | None, name: str) -> str:
     and become ``{}``. Other text is kept byte-for-byte, even when it is not
     JSON: replaying history must send what the model sent.
     """
+    if type(value) is dict and value:  # a caller's arguments: encoded without an error made
+        text = encoded_plain(value)
+        if text is not None:
+            return text
     if value is None:
         return EMPTY_ARGUMENTS
     if isinstance(value, str):

@@ -23,6 +23,7 @@ __all__ = [
     "copied",
     "decode",
     "encode",
+    "encoded_plain",
     "exact_object",
     "join_key",
     "json_kind",
@@ -123,6 +124,17 @@ def encode(value: object, path: str, error: ErrorFactory) -> str:
         raise error(
             path, "is nested too deeply to encode from this deep a call stack", describe(value)
         ) from None
+
+
+def encoded_plain(value: dict[Any, Any]) -> str | None:
+    """What ``encode`` gives for a dict of plain values (see ``_is_plain``), else None: the
+    fast first try, which makes no error factory; None says only to call ``encode``."""
+    if _C_ENCODER is None:
+        return None
+    try:
+        return "".join(_C_ENCODER(value, 0)) if _is_plain(value) else None
+    except (ValueError, RecursionError):  # an int too long to write; the caller's stack deep
+        return None  # encode says which
 
 
 def owned(value: object, path: str, error: ErrorFactory) -> JSON:

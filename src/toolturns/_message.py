@@ -13,7 +13,7 @@ from ._extra import EMPTY, Extra
 from ._frozen import pickled_fields, refuse_rebuild, slot_names, unfrozen_twin, value_class
 from ._json import JSONInput
 from ._sdk import dumped
-from ._tool_call import ToolCall
+from ._tool_call import ToolCall, plain_calls
 
 __all__ = ["SYSTEM_ROLES", "ChatMessage", "Role", "unique_ids"]
 
@@ -148,7 +148,10 @@ class ChatMessage:
         is_error: bool = False,
         extra: Mapping[str, JSONInput] | None = None,
     ) -> ChatMessage:
-        # What __init__ does (every rule is checked), for the named constructors.
+        # What __init__ does (every rule is checked), for the named constructors. Their
+        # common calls (text content, no name; on a tool turn a non-empty id) are set at once
+        # with _plain instead, as the general way would set them: a test holds them to it.
+        # Not for a subclass, which _plain does not make.
         return _fill(
             object.__new__(cls),
             role,
@@ -200,6 +203,8 @@ class ChatMessage:
         >>> ChatMessage.system("Answer in French.").to_wire()
         {'role': 'system', 'content': 'Answer in French.'}
         """
+        if type(content) is str and name is None and cls is ChatMessage:
+            return _plain(SYSTEM, content)  # the common call, set at once (see _make)
         return cls._make(SYSTEM, content, name=name)
 
     @classmethod
@@ -209,6 +214,8 @@ class ChatMessage:
         >>> ChatMessage.developer("Be brief.").role
         <Role.DEVELOPER: 'developer'>
         """
+        if type(content) is str and name is None and cls is ChatMessage:
+            return _plain(DEVELOPER, content)
         return cls._make(DEVELOPER, content, name=name)
 
     @classmethod
@@ -228,6 +235,8 @@ class ChatMessage:
         >>> turn.text
         'What is this?'
         """
+        if type(content) is str and name is None and extra is None and cls is ChatMessage:
+            return _plain(USER, content)
         return cls._make(USER, content, name=name, extra=extra)
 
     @classmethod
@@ -237,6 +246,8 @@ class ChatMessage:
         >>> ChatMessage.assistant("It is 18 degrees in Paris.").content
         'It is 18 degrees in Paris.'
         """
+        if type(content) is str and name is None and cls is ChatMessage:
+            return _plain(ASSISTANT, content)
         return cls._make(ASSISTANT, content, name=name)
 
     @classmethod
@@ -255,6 +266,16 @@ class ChatMessage:
         >>> turn.to_wire()["tool_calls"]
         [{'id': 'call_1', 'type': 'function', 'function': {'name': 'get_time', 'arguments': '{}'}}]
         """
+        if (
+            (content is None or type(content) is str)
+            and name is None
+            and cls is ChatMessage
+            and (type(tool_calls) is list or type(tool_calls) is tuple)
+            and tool_calls
+            and all(type(call) is ToolCall for call in tool_calls)
+            and unique_ids(tool_calls)
+        ):
+            return _plain(ASSISTANT, content or "", None, tuple(tool_calls))
         return cls._make(ASSISTANT, "" if content is None else content, tool_calls=tool_calls, name=name)
 
     @classmethod
@@ -269,6 +290,14 @@ class ChatMessage:
         >>> ChatMessage.tool_result("call_1", "18 degrees").to_wire()
         {'role': 'tool', 'content': '18 degrees', 'tool_call_id': 'call_1'}
         """
+        if (
+            type(tool_call_id) is str
+            and tool_call_id
+            and type(content) is str
+            and is_error is False
+            and cls is ChatMessage
+        ):
+            return _plain(TOOL, content, tool_call_id)
         return cls._make(TOOL, content, tool_call_id=tool_call_id, is_error=is_error)
 
     @property
@@ -352,7 +381,7 @@ class ChatMessage:
         ...                     "function": {"name": "get_time", "arguments": ""}}]})
         ChatMessage(role='assistant', content='', tool_calls=(ToolCall(id='call_1', name='get_time', arguments='{}'),))
         """
-        plain = plain_from_dict(data)
+        plain = plain_from_dict(data) if cls is ChatMessage else None  # it makes no subclass
         if plain is not None:  # most messages of a transcript: read in one step
             return plain
         if (
@@ -522,7 +551,9 @@ def plain_from_dict(data: object) -> ChatMessage | None:
         if type(call_id) is str and call_id:
             return _plain(TOOL, content, call_id)
     elif size == 3 and role == "assistant" and type(data.get("tool_calls")) is list:
-        calls = _read_tool_calls(data["tool_calls"])  # raises as the general way would, first
+        calls = plain_calls(data["tool_calls"])
+        if calls is None:
+            calls = _read_tool_calls(data["tool_calls"])  # raises as the general way would, first
         if calls is not None and unique_ids(calls):
             return _plain(ASSISTANT, content or "", None, calls)
     return None

@@ -10,10 +10,10 @@ from ._checks import nonempty_str
 from ._errors import InvalidToolCall, MessageError, describe
 from ._extra import EMPTY, Extra
 from ._frozen import refuse_changes, unfrozen_twin
-from ._json import JSONInput, value_key
+from ._json import JSONInput, decode_object, encoded_plain, value_key
 from ._sdk import dumped
 
-__all__ = ["ToolCall"]
+__all__ = ["ToolCall", "plain_calls"]
 
 # Keys of the wire form; everything else on a call dict goes to ``extra``.
 _WIRE_KEYS = frozenset({"id", "type", "function"})
@@ -82,7 +82,11 @@ class ToolCall:
         tool = name if type(name) is str and name else nonempty_str(name, "name", InvalidToolCall)
         _SET_ID(self, call_id)
         _SET_NAME(self, tool)
-        _SET_ARGUMENTS_JSON(self, encode_arguments(arguments, call_id=call_id, name=tool))
+        # A caller's dict of plain JSON: encoded here, without the layer that makes an error.
+        text = encoded_plain(arguments) if type(arguments) is dict and arguments else None
+        _SET_ARGUMENTS_JSON(
+            self, encode_arguments(arguments, call_id=call_id, name=tool) if text is None else text
+        )
         _SET_EXTRA(self, EMPTY if extra is None else _extra_without_position(extra))
         _SET_PROVIDER_DATA(
             self,
@@ -109,7 +113,12 @@ class ToolCall:
         ...
         toolturns.InvalidArguments: arguments: must be valid JSON (Unterminated string starting at: line 1 column 10 (char 9)), got '{"city": "Par'
         """
-        return decode_arguments(self.arguments_json, call_id=self.id, name=self.name)
+        decoded = decode_object(self.arguments_json)  # the common case, without decode_arguments' layer
+        return (
+            decode_arguments(self.arguments_json, call_id=self.id, name=self.name)
+            if decoded is None
+            else decoded
+        )
 
     def to_wire(self) -> dict[str, Any]:
         """The OpenAI wire form: arguments as JSON text, type ``function``.
@@ -366,4 +375,21 @@ def _plain_call(data: object) -> ToolCall | None:
     name, arguments = function.get("name"), function.get("arguments")
     if type(name) is not str or not name or type(arguments) is not str:
         return None
-    return _checked(call_id, name, encode_arguments(arguments, call_id=call_id, name=name), EMPTY, EMPTY)
+    if arguments[:1] != "{":  # text that is an object is stored as it is: no empties to normalise
+        arguments = encode_arguments(arguments, call_id=call_id, name=name)
+    return _checked(call_id, name, arguments, EMPTY, EMPTY)
+
+
+def plain_calls(items: list[Any]) -> tuple[ToolCall, ...] | None:
+    """The calls of a non-empty ``tool_calls`` list whose every item ``_plain_call`` reads, in
+    one step; else None, and ``ChatMessage.from_dict``'s general way reads them (ids that
+    repeat are not looked at here)."""
+    if not items:
+        return None
+    calls = []
+    for item in items:
+        call = _plain_call(item)
+        if call is None:
+            return None
+        calls.append(call)
+    return tuple(calls)
