@@ -147,7 +147,7 @@ def _slots(root: Any) -> list[tuple[Any, Any]]:
 def _varied(draw: st.DrawFn, item: dict[str, Any]) -> Any:
     """``item``, or a variant of it: a container of another type somewhere, another id, keys the fast path
     looks at added or taken away, a mistake deep inside."""
-    kind = draw(st.sampled_from(["same", "retyped", "id", "keys", "mutated"]))
+    kind = draw(st.sampled_from(["same", "retyped", "id", "keys", "call", "mutated"]))
     item = copy.deepcopy(item)
     if kind == "retyped":
         slots = _slots(item)
@@ -169,6 +169,14 @@ def _varied(draw: st.DrawFn, item: dict[str, Any]) -> Any:
             entry["index"] = False
         else:
             item.pop("id", None)
+    elif kind == "call":  # a call delta the fast path for a call's first delta looks at, changed
+        entry = item["choices"][0] if item.get("choices") else {}
+        calls = entry.get("delta", {}).get("tool_calls")
+        if calls:
+            call = calls[0]
+            target = call["function"] if draw(st.booleans()) and "function" in call else call
+            key = draw(st.sampled_from(["index", "id", "type", "name", "arguments"]))
+            target[key] = draw(st.sampled_from([0, 1, -1, True, "", "call_x", "function", None, {"a": 1}]))
     elif kind == "mutated":
         return draw(s.mutated(st.just(item)))
     return item

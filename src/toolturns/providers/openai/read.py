@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from ..._errors import InvalidMessage, MessageError, describe
 from ..._message import ASSISTANT, ChatMessage
@@ -96,7 +96,7 @@ def read_turn(message: object, seed: tuple[object, ...]) -> ChatMessage:
     message = dumped(message)
     made_up: set[int] = set()
     calls = message.get("tool_calls") if isinstance(message, Mapping) else None
-    if isinstance(calls, (list, tuple)) and any(_lacks_id(call) for call in calls):
+    if isinstance(calls, (list, tuple)) and _some_lack_ids(calls):
         filled = []
         for position, call in enumerate(calls):
             if _lacks_id(call):
@@ -127,6 +127,18 @@ def read_turn(message: object, seed: tuple[object, ...]) -> ChatMessage:
         for position, call in enumerate(turn.tool_calls or ())
     )
     return dataclasses.replace(turn, tool_calls=marked)
+
+
+def _some_lack_ids(calls: Sequence[object]) -> bool:
+    # A loop, not any() over a generator: this runs for every response and streamed turn.
+    for call in calls:
+        if type(call) is dict:  # the common case, without isinstance's ABC check
+            call_id = call.get("id")
+            if call_id is None or call_id == "":
+                return True
+        elif _lacks_id(call):
+            return True
+    return False
 
 
 def _lacks_id(call: object) -> bool:

@@ -195,9 +195,39 @@ class StreamAssembler(Assembler):
                             call.fragments.append(fragment)
                         self._fed += 1
                         return
+                    if (  # a call's first delta: its index (no call's yet), id, type, name
+                        type(function) is dict
+                        and len(function) == 2
+                        and len(call_delta) == 4
+                        and type(call_index := call_delta["index"]) is int
+                        and call_index >= 0
+                        and call_index not in self._by_index
+                        and call_delta["type"] == "function"
+                        and type(call_id := call_delta["id"]) is str
+                        and call_id
+                        and type(name := function["name"]) is str
+                        and name
+                        and type(fragment := function["arguments"]) is str
+                    ):
+                        self._start_call(call_index, call_id, name, fragment)
+                        self._fed += 1
+                        return
             except Exception:  # any failure only means "not a plain fragment"
                 pass
         super().feed(item)
+
+    def _start_call(self, index: int, call_id: str, name: str, fragment: str) -> None:
+        # What the general path does with a call's first delta at an index no call has
+        # (_feed_choice, _feed_call, _call_for): a new call, its id, name and first fragment.
+        self._seen_choice = True
+        call = self._new_call(index)
+        call.id = call_id
+        self._by_id.setdefault(call_id, call)
+        call.name = name
+        if fragment:
+            call.fragments.append(fragment)
+        self._current = call
+        self._touched.append(call)
 
     def _has_choice(self, item: dict[str, Any]) -> bool:
         choices = item.get("choices")
@@ -426,9 +456,14 @@ class StreamAssembler(Assembler):
                         f"tool_calls[{position}].function.name",
                         "never arrived in the stream (the call cannot be answered without it)",
                     )
-                function = {"name": call.name, "arguments": call.fragments.so_far(), **call.function_extra}
+                function = {"name": call.name, "arguments": call.fragments.so_far()}
+                if call.function_extra:
+                    function.update(call.function_extra)
                 # A call without an id gets the made-up one from_response gives it.
-                calls.append({"id": call.id, "type": "function", "function": function, **call.extra})
+                wire = {"id": call.id, "type": "function", "function": function}
+                if call.extra:
+                    wire.update(call.extra)
+                calls.append(wire)
             body["tool_calls"] = calls
         body.update(self._others.joined())
         return read_turn(body, ("response", self._response_id, self._choice))
