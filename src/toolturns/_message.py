@@ -271,11 +271,10 @@ class ChatMessage:
             and name is None
             and cls is ChatMessage
             and (type(tool_calls) is list or type(tool_calls) is tuple)
-            and tool_calls
-            and all(type(call) is ToolCall for call in tool_calls)
-            and unique_ids(tool_calls)
         ):
-            return _plain(ASSISTANT, content or "", None, tuple(tool_calls))
+            calls = _distinct_calls(tool_calls)
+            if calls is not None:
+                return _plain(ASSISTANT, content or "", None, calls)
         return cls._make(ASSISTANT, "" if content is None else content, tool_calls=tool_calls, name=name)
 
     @classmethod
@@ -563,6 +562,17 @@ def unique_ids(calls: Sequence[ToolCall]) -> bool:
     """Whether no two of ``calls`` share an id, as ``_check_tool_calls`` requires: the test a
     reader makes before building a turn at once (the general way says which call repeats one)."""
     return len(calls) < 2 or len({call.id for call in calls}) == len(calls)
+
+
+def _distinct_calls(calls: list[Any] | tuple[Any, ...]) -> tuple[ToolCall, ...] | None:
+    """``calls`` as a tuple when it is not empty and holds only ToolCalls (not a subclass's)
+    with unique ids, as ``_check_tool_calls`` would return it; else None, and it says why."""
+    ids = set()
+    for call in calls:
+        if type(call) is not ToolCall:
+            return None
+        ids.add(call.id)
+    return tuple(calls) if ids and len(ids) == len(calls) else None
 
 
 def _on_role(value: object, role: Role) -> str:
