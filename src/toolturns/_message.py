@@ -566,7 +566,8 @@ def unique_ids(calls: Sequence[ToolCall]) -> bool:
 
 def _distinct_calls(calls: list[Any] | tuple[Any, ...]) -> tuple[ToolCall, ...] | None:
     """``calls`` as a tuple when it is not empty and holds only ToolCalls (not a subclass's)
-    with unique ids, as ``_check_tool_calls`` would return it; else None, and it says why."""
+    with unique ids, as ``_check_tool_calls`` would return it; else None, and that says what
+    is wrong."""
     ids = set()
     for call in calls:
         if type(call) is not ToolCall:

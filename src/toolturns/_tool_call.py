@@ -82,7 +82,8 @@ class ToolCall:
         tool = name if type(name) is str and name else nonempty_str(name, "name", InvalidToolCall)
         _SET_ID(self, call_id)
         _SET_NAME(self, tool)
-        # A caller's dict of plain JSON: encoded here, without the layer that makes an error.
+        # A caller's dict of plain JSON: encoded here, without the layer that makes an error
+        # (a dict declined here is walked again there, then judged by the general way: rare).
         text = encoded_plain(arguments) if type(arguments) is dict and arguments else None
         _SET_ARGUMENTS_JSON(
             self, encode_arguments(arguments, call_id=call_id, name=tool) if text is None else text

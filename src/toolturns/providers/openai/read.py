@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 from ..._errors import InvalidMessage, MessageError, describe
 from ..._message import ASSISTANT, ChatMessage
@@ -96,7 +96,7 @@ def read_turn(message: object, seed: tuple[object, ...]) -> ChatMessage:
     message = dumped(message)
     made_up: set[int] = set()
     calls = message.get("tool_calls") if isinstance(message, Mapping) else None
-    if isinstance(calls, (list, tuple)) and _some_lack_ids(calls):
+    if isinstance(calls, (list, tuple)) and any(map(_lacks_id, calls)):  # map: no generator frame
         filled = []
         for position, call in enumerate(calls):
             if _lacks_id(call):
@@ -129,21 +129,13 @@ def read_turn(message: object, seed: tuple[object, ...]) -> ChatMessage:
     return dataclasses.replace(turn, tool_calls=marked)
 
 
-def _some_lack_ids(calls: Sequence[object]) -> bool:
-    # A loop, not any() over a generator: this runs for every response and streamed turn.
-    for call in calls:
-        if type(call) is dict:  # the common case, without isinstance's ABC check
-            call_id = call.get("id")
-            if call_id is None or call_id == "":
-                return True
-        elif _lacks_id(call):
-            return True
-    return False
-
-
 def _lacks_id(call: object) -> bool:
-    # Missing, null or "": some servers send "" on every call.
-    return isinstance(call, Mapping) and call.get("id") in (None, "")
+    # Missing, null or "": some servers send "" on every call. (type() first: it runs for
+    # every call of every response and streamed turn, and isinstance of an ABC costs more.)
+    if type(call) is not dict and not isinstance(call, Mapping):
+        return False
+    call_id = call.get("id")
+    return call_id is None or call_id == ""
 
 
 def _answered(message: object) -> object:
