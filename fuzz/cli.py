@@ -127,8 +127,11 @@ def check_cli(data: bytes) -> None:
         packed = gzip.compress(content, compresslevel=1) if kind != _FILE else content
         path.write_bytes(packed[:-8] if kind == _CUT_GZIP else packed)  # no CRC, no length: cut short
         name = shown = str(path)
-    # A plain file that starts like gzip is read as gzip, and is likely no gzip file at all.
-    readable = kind in (_GZIP, _CUT_GZIP) or not content.startswith(b"\x1f\x8b")
+    # A plain file that starts like gzip is read as gzip, and is likely no gzip file at all; any
+    # input that starts with Parquet's magic bytes (PAR1) is read as Parquet (docs/cli.md).
+    readable = (kind in (_GZIP, _CUT_GZIP) or not content.startswith(b"\x1f\x8b")) and not content.startswith(
+        b"PAR1"
+    )
     unreadable = kind == _CUT_GZIP
     limited = [] if limit is None else ["--max-line-bytes", str(limit)]
     pieces = _pieces(content)
