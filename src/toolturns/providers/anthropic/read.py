@@ -8,7 +8,7 @@ from typing import Any
 from ..._content import ContentPart, TextPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._json import join_key
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, SYSTEM, TOOL, USER, ChatMessage, Role
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept, unmodelled
@@ -113,7 +113,7 @@ def _read_system(system: object) -> list[ChatMessage]:
         with at(f"system[{number}]"):
             block = _system_text_block(item)
             text = _read_text(block)
-            result.append(ChatMessage(Role.SYSTEM, text, provider_data=kept_keys(block, TEXT_KEYS)))
+            result.append(ChatMessage(SYSTEM, text, provider_data=kept_keys(block, TEXT_KEYS)))
     return result
 
 
@@ -186,9 +186,9 @@ def _read_user(content: object) -> list[ChatMessage]:
             else:
                 others.add(block)
     if not results:
-        return [others.message(Role.USER)]
+        return [others.message(USER)]
     if others:
-        results.append(others.message(Role.USER, after_results=True))
+        results.append(others.message(USER, after_results=True))
     return results
 
 
@@ -267,7 +267,7 @@ def _read_assistant(content: object) -> ChatMessage:
                 # kept unchanged, with their position, for to_request to replay.
                 layout.keep(block)
     return ChatMessage(
-        Role.ASSISTANT,
+        ASSISTANT,
         "".join(texts),
         tool_calls=calls or None,
         provider_data=kept(_PROVIDER, items=layout.kept),
@@ -351,7 +351,7 @@ def _read_tool_result(block: Mapping[str, Any]) -> ChatMessage:
     if is_error is not None and not isinstance(is_error, bool):
         raise InvalidMessage("is_error", "must be a boolean", describe(is_error))
     return ChatMessage(
-        Role.TOOL,
+        TOOL,
         content,
         tool_call_id=call_id,
         is_error=bool(is_error),

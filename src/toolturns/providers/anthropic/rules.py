@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart, image_media_type
-from ..._message import SYSTEM_ROLES, ChatMessage, Role
+from ..._message import ASSISTANT, DEVELOPER, SYSTEM, SYSTEM_ROLES, TOOL, USER, ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule, require_conversation
 
@@ -109,11 +109,11 @@ _PDF = "https://platform.claude.com/docs/en/build-with-claude/pdf-support"
 #: and tool results take images and documents.
 PARTS: Mapping[Role, frozenset[type[ContentPart]]] = MappingProxyType(
     {
-        Role.SYSTEM: frozenset({TextPart}),
-        Role.DEVELOPER: frozenset({TextPart}),
-        Role.USER: frozenset({TextPart, ImagePart, FilePart}),
-        Role.ASSISTANT: frozenset({TextPart}),
-        Role.TOOL: frozenset({TextPart, ImagePart, FilePart}),
+        SYSTEM: frozenset({TextPart}),
+        DEVELOPER: frozenset({TextPart}),
+        USER: frozenset({TextPart, ImagePart, FilePart}),
+        ASSISTANT: frozenset({TextPart}),
+        TOOL: frozenset({TextPart, ImagePart, FilePart}),
     }
 )
 
@@ -184,7 +184,7 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
     if kind not in PARTS[role]:
         if kind is AudioPart:
             return NO_AUDIO, "Anthropic's Messages API has no audio block: send a transcript as text"
-        rule = ASSISTANT_TEXT_ONLY if role is Role.ASSISTANT else SYSTEM_TEXT_ONLY
+        rule = ASSISTANT_TEXT_ONLY if role is ASSISTANT else SYSTEM_TEXT_ONLY
         return rule, f"Anthropic takes only text in a {role} turn, got {kind.__name__}"
     if kind is ImagePart:
         return _image_problem(part)  # type: ignore[arg-type]  # kind is ImagePart
@@ -251,16 +251,16 @@ def check(findings: Findings) -> None:
             _check_text_parts(findings, index, turn, final)
             continue
         text = turn.text
-        if turn.role is Role.TOOL:
+        if turn.role is TOOL:
             continue  # an empty result is sent without content, which Anthropic accepts
         if text.strip():
-            if final and turn.role is Role.ASSISTANT and not turn.tool_calls and text != text.rstrip():
+            if final and turn.role is ASSISTANT and not turn.tool_calls and text != text.rstrip():
                 _trailing_whitespace(findings, index, f"messages[{index}].content")
             continue
         if not text and (
             turn.role in SYSTEM_ROLES
             or turn.tool_calls
-            or (turn.role is Role.ASSISTANT and final)
+            or (turn.role is ASSISTANT and final)
             or _keeps_blocks(turn)
         ):
             # Sent as no text block: the codec drops an empty system message, a call
@@ -288,7 +288,7 @@ def _check_text_parts(findings: Findings, index: int, turn: ChatMessage, final: 
                 f"a {turn.role} text part {part.text!r} is empty or only whitespace, which Anthropic refuses",
             )
     end = content[-1]
-    prefill = final and turn.role is Role.ASSISTANT and not turn.tool_calls
+    prefill = final and turn.role is ASSISTANT and not turn.tool_calls
     if prefill and type(end) is TextPart and end.text.strip() and end.text != end.text.rstrip():
         _trailing_whitespace(findings, index, f"messages[{index}].content[{len(content) - 1}]")
 

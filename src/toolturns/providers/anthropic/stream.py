@@ -6,7 +6,7 @@ from typing import Any, NamedTuple, NoReturn
 
 from ..._errors import InvalidStream, InvalidToolCall, describe
 from ..._json import decode
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, ChatMessage
 from ..._stream import PartialToolCall
 from ..._tool_call import ToolCall
 from .._native import kept
@@ -356,7 +356,7 @@ class StreamAssembler(Assembler):
             else:
                 layout.keep(_stored_block(block))
         return ChatMessage(
-            Role.ASSISTANT,
+            ASSISTANT,
             "".join(texts),
             tool_calls=calls or None,
             provider_data=kept(_PROVIDER, items=layout.kept),

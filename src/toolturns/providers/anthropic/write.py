@@ -12,7 +12,7 @@ from typing import Any
 from ..._content import ContentPart, text_of
 from ..._errors import InvalidMessage, InvalidToolCall, describe
 from ..._json import join_key
-from ..._message import SYSTEM_ROLES, ChatMessage, Role
+from ..._message import SYSTEM_ROLES, TOOL, USER, ChatMessage
 from ..._tool import Tool
 from ..._tool_call import ToolCall
 from .._native import ITEMS, Replay, placed, replay_of
@@ -102,11 +102,11 @@ def to_request(
     position = 0
     while position < len(conversation):
         index, message = conversation[position]
-        if message.role is Role.TOOL:
+        if message.role is TOOL:
             turn, position = _results_turn(conversation, position)
             wire.append(turn)
             continue
-        if message.role is Role.USER:
+        if message.role is USER:
             if type(message.content) is str and not message.provider_data:
                 wire.append({"role": "user", "content": message.content})  # the common case, as it is
             else:
@@ -135,13 +135,13 @@ def _results_turn(conversation: Sequence[tuple[int, ChatMessage]], start: int) -
     of its own (content ""), since an empty text block is a 400.
     """
     end = start
-    while end < len(conversation) and conversation[end][1].role is Role.TOOL:
+    while end < len(conversation) and conversation[end][1].role is TOOL:
         end += 1
     previous = conversation[start - 1] if start else None
     content = _tool_result_blocks(conversation[start:end], previous)
     if end < len(conversation):
         index, after = conversation[end]
-        if after.role is Role.USER:
+        if after.role is USER:
             with at(f"messages[{index}]"):
                 blocks = _user_blocks(after)
             if blocks:

@@ -14,7 +14,7 @@ from ..._errors import (
     describe,
 )
 from ..._json import encode
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, TOOL, ChatMessage
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept, unmodelled
@@ -223,7 +223,7 @@ class Reader:
         text = "".join(texts)
         self.calls.open(calls)
         replay = None if _rebuilt(others, text, len(calls)) else kept(_PROVIDER, items=others)
-        return ChatMessage(Role.ASSISTANT, text, tool_calls=calls or None, provider_data=replay)
+        return ChatMessage(ASSISTANT, text, tool_calls=calls or None, provider_data=replay)
 
     def user(self, content: Mapping[Any, Any]) -> list[ChatMessage]:
         parts = parts_of(content)
@@ -283,7 +283,7 @@ class Reader:
         if media:
             content = [TextPart(text), *media] if text else media
         return ChatMessage(
-            Role.TOOL,
+            TOOL,
             content,
             tool_call_id=call_id,
             is_error=is_error,

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule, require_conversation
 
@@ -169,7 +169,7 @@ def _call_turn_order(findings: Findings) -> None:
             after = "as the first turn"
         elif previous is None:
             continue  # after a message that does not read, which may well be the user turn
-        elif previous.role in (Role.USER, Role.TOOL):
+        elif previous.role in (USER, TOOL):
             continue
         else:
             after = "right after an assistant turn"
@@ -193,11 +193,11 @@ def _count(number: int, noun: str) -> str:
 #: and files (in ``functionResponse.parts``).
 PARTS: Mapping[Role, frozenset[type[ContentPart]]] = MappingProxyType(
     {
-        Role.SYSTEM: frozenset({TextPart}),
-        Role.DEVELOPER: frozenset({TextPart}),
-        Role.USER: frozenset({TextPart, ImagePart, FilePart, AudioPart}),
-        Role.ASSISTANT: frozenset({TextPart}),
-        Role.TOOL: frozenset({TextPart, ImagePart, FilePart}),
+        SYSTEM: frozenset({TextPart}),
+        DEVELOPER: frozenset({TextPart}),
+        USER: frozenset({TextPart, ImagePart, FilePart, AudioPart}),
+        ASSISTANT: frozenset({TextPart}),
+        TOOL: frozenset({TextPart, ImagePart, FilePart}),
     }
 )
 
@@ -261,18 +261,18 @@ FILE_ID = Rule("unsupported_source", "Required. URI.", "https://ai.google.dev/ap
 
 _ROLE_RULES = MappingProxyType(
     {
-        Role.SYSTEM: SYSTEM_PARTS,
-        Role.DEVELOPER: SYSTEM_PARTS,
-        Role.ASSISTANT: MODEL_PARTS,
-        Role.TOOL: RESULT_PARTS,
+        SYSTEM: SYSTEM_PARTS,
+        DEVELOPER: SYSTEM_PARTS,
+        ASSISTANT: MODEL_PARTS,
+        TOOL: RESULT_PARTS,
     }
 )
 _ROLE_CARRIES = MappingProxyType(
     {
-        Role.SYSTEM: "the system instruction is text only",
-        Role.DEVELOPER: "the system instruction is text only",
-        Role.ASSISTANT: "a model turn carries text (its images are Gemini's own, kept with the turn it sent)",
-        Role.TOOL: "a function response carries text, images and documents",
+        SYSTEM: "the system instruction is text only",
+        DEVELOPER: "the system instruction is text only",
+        ASSISTANT: "a model turn carries text (its images are Gemini's own, kept with the turn it sent)",
+        TOOL: "a function response carries text, images and documents",
     }
 )
 
@@ -299,7 +299,7 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
             return IMAGE_WITHOUT_MEDIA_TYPE, (
                 "an image URL goes as fileData, whose mimeType alone says it is an image: set media_type"
             )
-    if role is Role.TOOL:
+    if role is TOOL:
         if media_type not in RESULT_MEDIA_TYPES:
             listed = ", ".join(sorted(RESULT_MEDIA_TYPES))
             return RESULT_MEDIA_TYPE, f"a function response carries {listed}, got {media_type!r}"

@@ -9,7 +9,7 @@ from typing import Any
 from ..._content import ContentPart, TextPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._json import exact_object
-from ..._message import SYSTEM_ROLES, ChatMessage, Role
+from ..._message import SYSTEM_ROLES, TOOL, USER, ChatMessage
 from ..._tool import Tool
 from ..._tool_call import ToolCall
 from .._native import Replay, placed, replay_of
@@ -124,11 +124,11 @@ class _Writer:
     turn: _Turn | None = None
 
     def add(self, index: int, message: ChatMessage) -> None:
-        if message.role is Role.TOOL:
+        if message.role is TOOL:
             self.add_result(index, message)
             return
         self.close_turn(at_end=False)
-        if message.role in SYSTEM_ROLES or message.role is Role.USER:
+        if message.role in SYSTEM_ROLES or message.role is USER:
             # Reading keeps nothing of a system or user message itself (its parts keep their own).
             with at(f"messages[{index}]"):
                 replay_of(message.provider_data, _PROVIDER, InvalidMessage)
@@ -139,7 +139,7 @@ class _Writer:
                 self.system.append({"text": content})
             else:
                 self.system.extend(_parts(f"messages[{index}].content", content, system_text))
-        elif message.role is Role.USER:
+        elif message.role is USER:
             self.add_user(index, content)
         else:
             self.add_model(index, message)

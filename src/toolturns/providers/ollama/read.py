@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._json import value_key
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, TOOL, ChatMessage, Role
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept, unmodelled
@@ -120,8 +120,8 @@ def from_response(body: object) -> ChatMessage:
     seed = ("message", created_at if isinstance(created_at, str) else None)
     item = body["message"]
     with at("message"):
-        role = item.get("role", Role.ASSISTANT.value) if isinstance(item, Mapping) else None
-        if role != Role.ASSISTANT.value and role is not None:
+        role = item.get("role", ASSISTANT.value) if isinstance(item, Mapping) else None
+        if role != ASSISTANT.value and role is not None:
             raise InvalidMessage(
                 "role", "must be 'assistant' (a response holds the model's turn)", describe(role)
             )
@@ -205,7 +205,7 @@ def _read_message(item: object, seed: tuple[object, ...], calls: _CallsRead) -> 
     images = item.get("images")
     # null and [] both mean no images (Go's omitempty leaves the key out).
     content = text if images is None else read_content(text, read_images(images))
-    is_result = role == Role.TOOL.value
+    is_result = role == TOOL.value
     tool_calls = _read_calls(item.get("tool_calls"), seed)
     provider_data = kept(_PROVIDER, keys=unmodelled(item, _RESULT_KEYS if is_result else _MESSAGE_KEYS))
     if is_result:
@@ -215,7 +215,7 @@ def _read_message(item: object, seed: tuple[object, ...], calls: _CallsRead) -> 
         )
     else:
         message = ChatMessage(role, content, tool_calls=tool_calls, provider_data=provider_data)
-        if message.role is Role.ASSISTANT:
+        if message.role is ASSISTANT:
             calls.add_turn(message.tool_calls or ())
     if type(content) is tuple:
         _check_images(message.role, content)

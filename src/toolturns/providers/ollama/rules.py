@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart, image_media_type
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule
 
@@ -77,11 +77,11 @@ CARRIES = Carries(
 #: build it from the system message's content alone (``SYSTEM_IMAGE``).
 PARTS: Mapping[Role, frozenset[type[ContentPart]]] = MappingProxyType(
     {
-        Role.SYSTEM: frozenset({TextPart}),
-        Role.DEVELOPER: frozenset({TextPart}),
-        Role.USER: frozenset({TextPart, ImagePart}),
-        Role.ASSISTANT: frozenset({TextPart, ImagePart}),
-        Role.TOOL: frozenset({TextPart, ImagePart}),
+        SYSTEM: frozenset({TextPart}),
+        DEVELOPER: frozenset({TextPart}),
+        USER: frozenset({TextPart, ImagePart}),
+        ASSISTANT: frozenset({TextPart, ImagePart}),
+        TOOL: frozenset({TextPart, ImagePart}),
     }
 )
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..._errors import InvalidStream, describe
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, ChatMessage
 from ..._stream import PartialToolCall
 from ..._tool_call import ToolCall
 from .._native import is_generated_id
@@ -122,7 +122,7 @@ class StreamAssembler(Assembler):
 
     def _feed_message(self, message: dict[str, Any]) -> None:
         role = message.get("role")
-        if role is not None and role != Role.ASSISTANT.value:
+        if role is not None and role != ASSISTANT.value:
             raise InvalidStream(
                 "role", "must be 'assistant' (a response streams the model's turn)", describe(role)
             )
@@ -181,7 +181,7 @@ class StreamAssembler(Assembler):
         return ("message", self._created_at if isinstance(self._created_at, str) else None)
 
     def _build(self) -> ChatMessage:
-        message: dict[str, Any] = {"role": Role.ASSISTANT.value, "content": self._text.so_far()}
+        message: dict[str, Any] = {"role": ASSISTANT.value, "content": self._text.so_far()}
         message.update(self._others.joined())
         if self._calls:
             message["tool_calls"] = [raw for raw, _ in self._calls]

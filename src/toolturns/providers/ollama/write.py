@@ -7,7 +7,7 @@ from typing import Any
 
 from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage
 from ..._tool import Tool
 from ..._tool_call import ToolCall
 from .._native import Replay, replay_of
@@ -28,11 +28,11 @@ _DISPLAY_NAME = "Ollama"
 # Ollama has one system channel: the message role "system" (docs/api.md,
 # "Generate a chat completion": role is system, user, assistant or tool).
 _WIRE_ROLES = {
-    Role.SYSTEM: "system",
-    Role.DEVELOPER: "system",
-    Role.USER: "user",
-    Role.ASSISTANT: "assistant",
-    Role.TOOL: "tool",
+    SYSTEM: "system",
+    DEVELOPER: "system",
+    USER: "user",
+    ASSISTANT: "assistant",
+    TOOL: "tool",
 }
 
 # The native keys this codec models, per level of the wire. Every other key
@@ -125,7 +125,7 @@ def _message_to_wire(
     if type(content) is tuple:  # parts: text and images (a str is sent as it is)
         wire.update(_parts_to_wire(content))
     reserved = _MESSAGE_KEYS
-    if message.role is Role.TOOL:
+    if message.role is TOOL:
         wire.update(_result_fields(message, calls_by_id))
         reserved = _RESULT_KEYS
     elif message.tool_calls:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule
 
@@ -110,11 +110,11 @@ TOO_MANY_TOOLS = Rule(
 #: "Can contain text, image, or audio inputs" and files.
 PARTS: Mapping[Role, frozenset[type[ContentPart]]] = MappingProxyType(
     {
-        Role.SYSTEM: frozenset({TextPart}),
-        Role.DEVELOPER: frozenset({TextPart}),
-        Role.USER: frozenset({TextPart, ImagePart, FilePart, AudioPart}),
-        Role.ASSISTANT: frozenset({TextPart}),
-        Role.TOOL: frozenset({TextPart}),
+        SYSTEM: frozenset({TextPart}),
+        DEVELOPER: frozenset({TextPart}),
+        USER: frozenset({TextPart, ImagePart, FilePart, AudioPart}),
+        ASSISTANT: frozenset({TextPart}),
+        TOOL: frozenset({TextPart}),
     }
 )
 
@@ -135,10 +135,10 @@ TEXT_PARTS_ONLY: Mapping[Role, Rule] = MappingProxyType(
             "only type `text` is supported.",
             _LINK,
         )
-        for role in (Role.SYSTEM, Role.DEVELOPER, Role.TOOL)
+        for role in (SYSTEM, DEVELOPER, TOOL)
     }
     | {
-        Role.ASSISTANT: Rule(
+        ASSISTANT: Rule(
             "unsupported_part",
             "An array of content parts with a defined type. Can be one or more of type `text`, "
             "or exactly one of type `refusal`.",
@@ -213,7 +213,7 @@ def check_part(role: Role, part: ContentPart) -> tuple[Rule, str] | None:
     if kind not in PARTS[role]:
         if kind is ImagePart:
             why = f"OpenAI takes images in user messages only, not in {role.value} messages"
-            if role is Role.TOOL:
+            if role is TOOL:
                 why += (
                     "; to_request(..., tool_parts_to_user=True) sends a tool result's images and files "
                     "in a user message right after the results"

@@ -8,7 +8,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..._errors import InvalidStream, MessageError, describe
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, ChatMessage
 from ..._sdk import dumped
 from ..._stream import PartialToolCall
 from .._stream import Assembler, OtherKeys, SoFar, Text, joined_since, owned, updated
@@ -447,7 +447,7 @@ class StreamAssembler(Assembler):
     def _build(self) -> ChatMessage:
         if not (self._seen_choice or self._text):  # a text fragment on the fast path is a delta seen
             raise InvalidStream("", f"has no delta for choice {self._choice} (choices[].index)")
-        body: dict[str, Any] = {"role": Role.ASSISTANT.value, "content": self._content()}
+        body: dict[str, Any] = {"role": ASSISTANT.value, "content": self._content()}
         if self._calls:
             calls = []
             for position, call in enumerate(self._ordered_calls()):

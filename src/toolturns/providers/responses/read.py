@@ -9,7 +9,7 @@ from ..._arguments import encode_arguments
 from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._extra import EMPTY, carries_nothing
-from ..._message import ChatMessage, Role, unique_ids
+from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, unique_ids
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
 from .._native import kept, kept_unmodelled, unmodelled
@@ -19,7 +19,7 @@ from .write import CALL_KEYS, MESSAGE_KEYS, OUTPUT_KEYS
 __all__ = ["finish_reason", "from_request", "from_response", "plain_input", "plain_message"]
 
 _PROVIDER = "responses"
-_INPUT_ROLES = {"system": Role.SYSTEM, "developer": Role.DEVELOPER, "user": Role.USER}
+_INPUT_ROLES = {"system": SYSTEM, "developer": DEVELOPER, "user": USER}
 
 
 def from_request(body: object) -> list[ChatMessage]:
@@ -310,13 +310,13 @@ class _Turn:
         calls = self.calls
         if type(content) is str and unique_ids(calls):  # nothing left to check: built at once
             return ChatMessage._plain(
-                Role.ASSISTANT,
+                ASSISTANT,
                 content,
                 None,
                 tuple(calls) or None,
                 EMPTY if provider_data is None else provider_data,
             )
-        return ChatMessage(Role.ASSISTANT, content, tool_calls=calls or None, provider_data=provider_data)
+        return ChatMessage(ASSISTANT, content, tool_calls=calls or None, provider_data=provider_data)
 
 
 def _read_items(items: list[Any] | tuple[Any, ...]) -> list[ChatMessage]:
@@ -408,7 +408,7 @@ def plain_input(raw: object) -> ChatMessage | None:
     elif kind == "function_call_output":
         call_id, output = raw.get("call_id"), raw.get("output")
         if type(call_id) is str and call_id and type(output) is str:
-            return ChatMessage._plain(Role.TOOL, output, call_id)
+            return ChatMessage._plain(TOOL, output, call_id)
     return None
 
 
@@ -550,7 +550,7 @@ def _output(item: Mapping[str, Any]) -> ChatMessage:
             else tuple(read_part(part, f"output[{number}]") for number, part in enumerate(output))
         )
     return ChatMessage(
-        Role.TOOL,
+        TOOL,
         content,
         tool_call_id=call_id,
         provider_data=kept_unmodelled(_PROVIDER, item, OUTPUT_KEYS),

@@ -15,7 +15,7 @@ from typing import Any
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ..._extra import EMPTY
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, Role
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule
 
@@ -72,11 +72,11 @@ CARRIES = Carries(
 #: holds ``output_text`` (and ``refusal``) only. No input part holds audio.
 PARTS: Mapping[Role, frozenset[type[ContentPart]]] = MappingProxyType(
     {
-        Role.SYSTEM: frozenset({TextPart, ImagePart, FilePart}),
-        Role.DEVELOPER: frozenset({TextPart, ImagePart, FilePart}),
-        Role.USER: frozenset({TextPart, ImagePart, FilePart}),
-        Role.ASSISTANT: frozenset({TextPart}),
-        Role.TOOL: frozenset({TextPart, ImagePart, FilePart}),
+        SYSTEM: frozenset({TextPart, ImagePart, FilePart}),
+        DEVELOPER: frozenset({TextPart, ImagePart, FilePart}),
+        USER: frozenset({TextPart, ImagePart, FilePart}),
+        ASSISTANT: frozenset({TextPart}),
+        TOOL: frozenset({TextPart, ImagePart, FilePart}),
     }
 )
 

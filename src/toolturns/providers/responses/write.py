@@ -8,7 +8,7 @@ from typing import Any
 from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError
 from ..._extra import EMPTY
-from ..._message import ChatMessage, Role
+from ..._message import ASSISTANT, TOOL, ChatMessage
 from ..._tool import Tool
 from ..._tool_call import ToolCall
 from .._native import kept_text_keys, placed, replay_of
@@ -83,7 +83,7 @@ def to_request(
         if message.provider_data is not EMPTY or message.tool_calls:  # ids come only from kept data
             for why in rules.repeated_ids(index, written, ids):
                 raise InvalidMessage(f"messages[{index}]", why)
-        if message.role is Role.ASSISTANT:
+        if message.role is ASSISTANT:
             if opened is not None and not _starts_a_turn(written, kept_at, opened):
                 items.append(dict(_PARTING))
             # An empty turn (one message that says nothing) leaves the next turn's items to join it.
@@ -117,9 +117,9 @@ def plain_item(message: ChatMessage) -> dict[str, Any] | None:
     if message.provider_data is not EMPTY or type(content) is not str:
         return None
     role = message.role
-    if role is Role.TOOL:
+    if role is TOOL:
         return {"type": "function_call_output", "call_id": message.tool_call_id, "output": content}
-    if role is Role.ASSISTANT:
+    if role is ASSISTANT:
         return None
     return {"type": "message", "role": role._value_, "content": content}
 
@@ -131,9 +131,9 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
     Raises:
         MessageError: its kept data is malformed (the path is in the message).
     """
-    if message.role is Role.TOOL:
+    if message.role is TOOL:
         return [_output(message)], _NONE_KEPT
-    if message.role is Role.ASSISTANT:
+    if message.role is ASSISTANT:
         plain = plain_turn(message)
         if plain is not None:
             return plain, _NONE_KEPT
@@ -142,10 +142,10 @@ def turn_items(message: ChatMessage) -> tuple[list[dict[str, Any]], dict[int, in
         _PROVIDER,
         InvalidMessage,
         keys=MESSAGE_KEYS,
-        items=message.role is Role.ASSISTANT,
+        items=message.role is ASSISTANT,
     )
     keys = replay.keys
-    if message.role is not Role.ASSISTANT:
+    if message.role is not ASSISTANT:
         return [_with_keys(_message(message, "input_text", False), keys)], _NONE_KEPT
     written: list[dict[str, Any]] = []
     # No empty message item beside calls or kept items (a refusal kept whole): it would read back as text.
