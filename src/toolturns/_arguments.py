@@ -42,6 +42,8 @@ def encode_arguments(value: object, *, call_id: str | None, name: str) -> str:
     if value is None:
         return EMPTY_ARGUMENTS
     if isinstance(value, str):
+        if value[:1] == "{":  # most text, an object: none of the empties, kept without a strip
+            return value
         stripped = value.strip(_JSON_WHITESPACE)
         return EMPTY_ARGUMENTS if not stripped or stripped == "null" else value
     if isinstance(value, Mapping):

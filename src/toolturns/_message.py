@@ -568,12 +568,10 @@ def _distinct_calls(calls: list[Any] | tuple[Any, ...]) -> tuple[ToolCall, ...] 
     """``calls`` as a tuple when it is not empty and holds only ToolCalls (not a subclass's)
     with unique ids, as ``_check_tool_calls`` would return it; else None, and that says what
     is wrong."""
-    ids = set()
     for call in calls:
         if type(call) is not ToolCall:
             return None
-        ids.add(call.id)
-    return tuple(calls) if ids and len(ids) == len(calls) else None
+    return tuple(calls) if calls and unique_ids(calls) else None
 
 
 def _on_role(value: object, role: Role) -> str:

@@ -10,7 +10,7 @@ from ._checks import nonempty_str
 from ._errors import InvalidToolCall, MessageError, describe
 from ._extra import EMPTY, Extra
 from ._frozen import refuse_changes, unfrozen_twin
-from ._json import JSONInput, decode_object, encoded_plain, value_key
+from ._json import JSONInput, decode_object, value_key
 from ._sdk import dumped
 
 __all__ = ["ToolCall", "plain_calls"]
@@ -82,12 +82,7 @@ class ToolCall:
         tool = name if type(name) is str and name else nonempty_str(name, "name", InvalidToolCall)
         _SET_ID(self, call_id)
         _SET_NAME(self, tool)
-        # A caller's dict of plain JSON: encoded here, without the layer that makes an error
-        # (a dict declined here is walked again there, then judged by the general way: rare).
-        text = encoded_plain(arguments) if type(arguments) is dict and arguments else None
-        _SET_ARGUMENTS_JSON(
-            self, encode_arguments(arguments, call_id=call_id, name=tool) if text is None else text
-        )
+        _SET_ARGUMENTS_JSON(self, encode_arguments(arguments, call_id=call_id, name=tool))
         _SET_EXTRA(self, EMPTY if extra is None else _extra_without_position(extra))
         _SET_PROVIDER_DATA(
             self,
@@ -376,9 +371,7 @@ def _plain_call(data: object) -> ToolCall | None:
     name, arguments = function.get("name"), function.get("arguments")
     if type(name) is not str or not name or type(arguments) is not str:
         return None
-    if arguments[:1] != "{":  # text that is an object is stored as it is: no empties to normalise
-        arguments = encode_arguments(arguments, call_id=call_id, name=name)
-    return _checked(call_id, name, arguments, EMPTY, EMPTY)
+    return _checked(call_id, name, encode_arguments(arguments, call_id=call_id, name=name), EMPTY, EMPTY)
 
 
 def plain_calls(items: list[Any]) -> tuple[ToolCall, ...] | None:
