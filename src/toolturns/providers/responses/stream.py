@@ -152,6 +152,12 @@ class ResponseBuilder:
         self._closing_output: list[Any] | None = None  # the closing output, where no item came
         self._items: dict[int, _Item] = {}
         self._ids: dict[str, int] = {}  # the output_index of each item id
+        # Where the fragment just taken the common way went, its text or arguments open for
+        # more: the type, output_index, item id and content_index (None for arguments) the
+        # next fragment for the same place has, and the append that takes it. Set only by
+        # took_delta, and taken away by any other event, so that between two fragments for
+        # the same place nothing changed: StreamAssembler.feed takes such a fragment at once.
+        self._hot: _Hot | None = None
 
     @property
     def ended(self) -> bool:
@@ -191,6 +197,7 @@ class ResponseBuilder:
         handler = _ITEM_HANDLERS.get(kind) if type(kind) is str else None
         if handler is None or self._response is None or self._ended:
             return False
+        self._hot = None
         handler(self, event)
         return True
 
@@ -213,6 +220,7 @@ class ResponseBuilder:
                 and not self._ended
             ):
                 item.arguments.append(delta)
+                self._hot = (_ARGUMENTS_DELTA, index, item.id, None, item.arguments.append)
                 return True
         elif kind == _TEXT_DELTA:
             index = event.get("output_index")
@@ -229,6 +237,7 @@ class ResponseBuilder:
                     and not self._ended
                 ):
                     part.text.append(delta)
+                    self._hot = (_TEXT_DELTA, index, item.id, number, part.text.append)
                     return True
         return False
 
@@ -238,6 +247,7 @@ class ResponseBuilder:
         What a ``StreamAssembler`` calls from its ``_feed``, whose ``feed``
         locates the error at the item.
         """
+        self._hot = None
         kind = event.get("type")
         if self._ended:
             raise InvalidStream("", "must not follow the end of the stream", describe(kind))
@@ -495,6 +505,10 @@ class ResponseBuilder:
         return item
 
 
+#: Where the last fragment went (``ResponseBuilder._hot``): its type, output_index, item id and
+#: content_index (None for arguments), compared by identity or equality only, and the append.
+_Hot = tuple[str, object, object, object, Callable[[str], None]]
+
 _ARGUMENTS_DELTA = "response.function_call_arguments.delta"
 _TEXT_DELTA = "response.output_text.delta"
 
@@ -596,6 +610,23 @@ class StreamAssembler(Assembler):
         # change no finish reason, end or usage. Anything else, and any it declines, the general way.
         if type(item) is dict and not self._ended:
             builder = self._builder
+            hot = builder._hot
+            if hot is not None:
+                # Most fragments go where the one before went: the keys that say so, and the text.
+                kind, index, item_id, number, append = hot
+                try:
+                    if (
+                        item["type"] == kind
+                        and item["output_index"] is index  # the very int the item is at: never True
+                        and item["item_id"] == item_id
+                        and (number is None or item["content_index"] is number)
+                        and type(delta := item["delta"]) is str
+                    ):
+                        append(delta)
+                        self._fed += 1
+                        return
+                except KeyError:  # a key left out: the general way says what is wrong
+                    pass
             try:
                 took = builder.took_delta(item) or builder.took_item_event(item)
             except MessageError as error:
