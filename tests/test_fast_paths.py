@@ -19,7 +19,17 @@ from hypothesis import strategies as st
 
 from fuzz.seeds import seeds
 from tests.property import strategies as s
-from toolturns import ChatMessage, MessageError, Role, TextPart, ToolCall, _frozen, _message, _tool_call
+from toolturns import (
+    ChatMessage,
+    InvalidToolCall,
+    MessageError,
+    Role,
+    TextPart,
+    ToolCall,
+    _frozen,
+    _message,
+    _tool_call,
+)
 from toolturns._extra import EMPTY
 
 _PLAIN: st.SearchStrategy[dict[str, Any]] = st.sampled_from(
@@ -120,6 +130,42 @@ def test_trusted_construction_without_the_twin_gives_the_same_values() -> None:
         message.content = "changed"  # type: ignore[misc]
     with pytest.raises(AttributeError):
         call.id = "changed"  # type: ignore[misc]
+
+
+class _Call(ToolCall):
+    __slots__ = ("note",)  # another layout: never made the twin of a ToolCall
+
+
+@pytest.mark.parametrize(
+    "arguments", [None, "", '{"city": "Paris"}', " {} ", {"city": "Paris", "days": [1, 2.5]}, {}]
+)
+def test_tool_call_init_sets_through_the_twin_what_the_setters_set(arguments: Any) -> None:
+    """``ToolCall(...)`` makes a call its twin to set its slots at once: the call is the one the
+    slots' own setters make (where there is no twin, and for a subclass), frozen, a ToolCall."""
+    extra = {"note": "kept"}
+    data = {"openai": {"keys": {"id": "fc_1"}}}
+    call = ToolCall("call_1", "get_weather", arguments, extra=extra, provider_data=data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_tool_call, "_Unfrozen", None)
+        slow = ToolCall("call_1", "get_weather", arguments, extra=extra, provider_data=data)
+    sub = _Call("call_1", "get_weather", arguments, extra=extra, provider_data=data)
+    assert (type(call), type(slow), type(sub)) == (ToolCall, ToolCall, _Call)
+    for other in (slow, sub):
+        assert (other.id, other.name, other.arguments_json, other.extra, other.provider_data) == (
+            call.id,
+            call.name,
+            call.arguments_json,
+            call.extra,
+            call.provider_data,
+        )
+    assert call == slow
+    assert hash(call) == hash(slow)
+    assert repr(call) == repr(slow)
+    assert pickle.loads(pickle.dumps(call)) == call
+    with pytest.raises(AttributeError):
+        call.name = "changed"  # type: ignore[misc]
+    with pytest.raises(InvalidToolCall, match="id: must be a non-empty string"):
+        ToolCall("", "get_weather", arguments)
 
 
 @pytest.mark.parametrize(

@@ -80,20 +80,36 @@ class ToolCall:
     ) -> None:
         call_id = id if type(id) is str and id else nonempty_str(id, "id", InvalidToolCall)
         tool = name if type(name) is str and name else nonempty_str(name, "name", InvalidToolCall)
-        _SET_ID(self, call_id)
-        _SET_NAME(self, tool)
-        _SET_ARGUMENTS_JSON(self, encode_arguments(arguments, call_id=call_id, name=tool))
-        _SET_EXTRA(self, EMPTY if extra is None else _extra_without_position(extra))
-        _SET_PROVIDER_DATA(
-            self,
+        arguments_json = encode_arguments(arguments, call_id=call_id, name=tool)
+        kept_extra = EMPTY if extra is None else _extra_without_position(extra)
+        kept_data = (
             EMPTY
             if provider_data is None
             else provider_data  # a reader's, built as build() builds it (no key is reserved here)
             if type(provider_data) is Extra and provider_data
             else Extra.build(
                 provider_data, path="provider_data", reserved=frozenset(), error=InvalidToolCall
-            ),
+            )
         )
+        # Every value checked, nothing left to raise: set them. A ToolCall (not a subclass's,
+        # whose layout may differ) is made its unfrozen twin for the six plain stores and then
+        # a ToolCall again (see _frozen.unfrozen_twin): about half what six setter calls cost.
+        if _Unfrozen is not None and type(self) is ToolCall:
+            _SET_CLASS(self, _Unfrozen)
+            unfrozen: Any = self
+            unfrozen.id = call_id
+            unfrozen.name = tool
+            unfrozen.arguments_json = arguments_json
+            unfrozen.extra = kept_extra
+            unfrozen.provider_data = kept_data
+            unfrozen._key = None
+            unfrozen.__class__ = ToolCall
+            return
+        _SET_ID(self, call_id)
+        _SET_NAME(self, tool)
+        _SET_ARGUMENTS_JSON(self, arguments_json)
+        _SET_EXTRA(self, kept_extra)
+        _SET_PROVIDER_DATA(self, kept_data)
         _SET_KEY(self, None)
 
     @property
@@ -337,7 +353,9 @@ def _extra_without_position(extra: object) -> Extra:
     return built
 
 
-# The slots' own setters (__setattr__ refuses), without object.__setattr__'s lookup.
+# The slots' own setters (__setattr__ refuses), without object.__setattr__'s lookup; and
+# object's own setter of __class__, which __init__ uses to make a call its twin.
+_SET_CLASS = object.__dict__["__class__"].__set__
 _SET_ID, _SET_NAME, _SET_ARGUMENTS_JSON, _SET_EXTRA, _SET_PROVIDER_DATA, _SET_KEY = (
     ToolCall.__dict__[slot].__set__
     for slot in ("id", "name", "arguments_json", "extra", "provider_data", "_key")
@@ -351,7 +369,7 @@ def _restore(
     return ToolCall(id, name, arguments_json, extra=extra, provider_data=provider_data)
 
 
-#: ToolCall's slots without its refusals, for ``_checked`` (``_frozen.unfrozen_twin``).
+#: ToolCall's slots without its refusals, for ``_checked`` and ``__init__`` (``_frozen.unfrozen_twin``).
 _Unfrozen = unfrozen_twin(ToolCall)
 
 # Bound once: a classmethod looked up on its class costs about 30 ns a call.
