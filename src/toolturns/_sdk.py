@@ -32,7 +32,10 @@ def dumped(value: object) -> object:
     >>> dumped({"role": "user"})
     {'role': 'user'}
     """
-    dump = getattr(type(value), "model_dump", None)
+    kind = type(value)
+    if kind is dict or kind is list or kind is str:  # decoded JSON, most of what is read: no model
+        return value
+    dump = getattr(kind, "model_dump", None)
     if not callable(dump):
         return value
     try:

@@ -95,7 +95,8 @@ def read_turn(message: object, seed: tuple[object, ...]) -> ChatMessage:
     """
     message = dumped(message)
     made_up: set[int] = set()
-    calls = message.get("tool_calls") if isinstance(message, Mapping) else None
+    # type() first: a dict, the common message, without the cost of an ABC's isinstance.
+    calls = message.get("tool_calls") if type(message) is dict or isinstance(message, Mapping) else None
     if isinstance(calls, (list, tuple)) and any(map(_lacks_id, calls)):  # map: no generator frame
         filled = []
         for position, call in enumerate(calls):
