@@ -87,9 +87,7 @@ class ToolCall:
             if provider_data is None
             else provider_data  # a reader's, built as build() builds it (no key is reserved here)
             if type(provider_data) is Extra and provider_data
-            else Extra.build(
-                provider_data, path="provider_data", reserved=frozenset(), error=InvalidToolCall
-            )
+            else Extra.build(provider_data, path="provider_data", reserved=frozenset(), error=InvalidToolCall)
         )
         # Every value checked, nothing left to raise: set them. A ToolCall (not a subclass's,
         # whose layout may differ) is made its unfrozen twin for the six plain stores and then
