@@ -1,7 +1,7 @@
 """The core's one-step ways give what the general ways give.
 
 ``ChatMessage.from_dict`` reads the common message shapes in one step
-(``_message.plain_from_dict``), and trusted constructors build a message or a
+(anything else in ``_message._read``, the general way), and trusted constructors build a message or a
 call on an unfrozen twin of its class (``_frozen.unfrozen_twin``) where the
 interpreter allows it. Each is switched off here to compare: the same
 message, or the same error, on arbitrary and mutated message dicts.
@@ -84,32 +84,44 @@ def _outcome(read: Any) -> Any:
 def test_from_dict_in_one_step_gives_what_the_general_way_gives(data: Any) -> None:
     """Each dict reads to the same message, or fails with the same error, either way."""
     fast = _outcome(lambda: ChatMessage.from_dict(data))
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_message, "plain_from_dict", lambda data: None)
-        general = _outcome(lambda: ChatMessage.from_dict(data))
+    general = _outcome(lambda: _message._read(ChatMessage, data))
     assert fast == general
     if isinstance(fast, ChatMessage):
         assert repr(fast) == repr(general)
 
 
 def test_the_one_step_reader_takes_the_plain_shapes_only() -> None:
-    """It reads the plain shapes and leaves the rest (more keys, parts, a repeated call id) alone."""
-    for data in [
+    """It reads the plain shapes and leaves the rest (more keys, parts, a repeated call id) to
+    the general way, ``_read``: which dicts reach it is what is counted here."""
+    general: list[Any] = []
+    read = _message._read
+
+    def counted(cls: type[ChatMessage], data: object) -> ChatMessage:
+        general.append(data)
+        return read(cls, data)
+
+    plain: list[dict[str, Any]] = [
         {"role": "user", "content": "Hi"},
         {"role": "tool", "content": "18", "tool_call_id": "call_1"},
         {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "function": {"name": "f"}}]},
-    ]:
-        assert _message.plain_from_dict(data) == ChatMessage.from_dict(data)
+    ]
     call = {"id": "c", "function": {"name": "f"}}
-    for data in [
+    other: list[dict[str, Any]] = [
         {"role": "user", "content": "Hi", "name": "ann"},
         {"role": "tool", "content": "18"},
         {"role": "user", "content": [{"type": "text", "text": "Hi"}]},
         {"role": "assistant", "content": None, "tool_calls": [call, call]},
         {"role": "assistant", "content": None, "tool_calls": []},
         {"role": "USER", "content": "Hi"},
-    ]:
-        assert _message.plain_from_dict(data) is None, data
+    ]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_message, "_read", counted)
+        for data in plain:
+            assert ChatMessage.from_dict(data) == read(ChatMessage, data)
+        assert general == []
+        for data in other:
+            _outcome(lambda data=data: ChatMessage.from_dict(data))
+        assert general == other
 
 
 def test_trusted_construction_without_the_twin_gives_the_same_values() -> None:

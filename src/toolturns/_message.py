@@ -380,53 +380,30 @@ class ChatMessage:
         ...                     "function": {"name": "get_time", "arguments": ""}}]})
         ChatMessage(role='assistant', content='', tool_calls=(ToolCall(id='call_1', name='get_time', arguments='{}'),))
         """
-        plain = plain_from_dict(data) if cls is ChatMessage else None  # it makes no subclass
-        if plain is not None:  # most messages of a transcript: read in one step
-            return plain
-        if (
-            type(data) is not dict
-            and not isinstance(data, Mapping)
-            and not isinstance(data := dumped(data), Mapping)
-        ):
-            raise InvalidMessage("", "must be an object (a dict)", describe(data))
-        if "role" not in data:
-            raise _no_role(data)
-        raw_calls = data.get("tool_calls")
-        tool_calls = None if raw_calls is None else _read_tool_calls(raw_calls)
-        content: Any = data.get("content")  # checked by __init__, like every value
-        provider_data = None
-        if type(content) is list or type(content) is tuple:
-            # Parts; an assistant's refusal parts are kept in provider_data["openai"].
-            content, provider_data = _read_parts(content, data.get("role"))
-        if content is None and not tool_calls and data.get("function_call") is not None:
-            # A legacy call turn: its call is all it says. (Beside text, a
-            # function_call is kept in extra, as any other key.)
-            raise InvalidMessage("function_call", LEGACY_CALL, describe(data["function_call"]))
-        if content is None and (tool_calls or _is_refusal(data)):
-            # An assistant turn whose answer is its tool calls, or a refusal,
-            # has no text: OpenAI sends null there.
-            content = ""
-        is_error = data.get("is_error")
-        # Positional, in _fill's order: this is the hot path of reading a
-        # transcript, where keyword arguments cost more than the checks.
-        return _fill(
-            object.__new__(cls),
-            data["role"],
-            content,
-            tool_calls,
-            data.get("tool_call_id"),
-            data.get("name"),
-            False if is_error is None else is_error,
-            EMPTY
-            if data.keys() <= _MODELLED  # the common case, tested in C
-            else Extra.build(
-                {key: value for key, value in data.items() if key not in _MODELLED and key not in _DERIVED},
-                path="",
-                reserved=_MODELLED,
-                error=InvalidMessage,
-            ),
-            provider_data,
-        )
+        if type(data) is dict and cls is ChatMessage:  # _plain makes no subclass
+            # Most messages of a transcript, read in one step: no key beyond role, content and
+            # (on a tool turn) tool_call_id or (on an assistant turn) tool_calls, the content
+            # text (or null beside calls). Two or three keys, each found with a value of its
+            # type, are the only keys. What the general way (_read) gives, which a test holds
+            # them to; anything else, and every error, goes that way.
+            role, content = data.get("role"), data.get("content")
+            if type(role) is str and (type(content) is str or content is None):
+                size = len(data)
+                if size == 2 and content is not None:
+                    checked = _ROLES.get(role)
+                    if checked is not None and checked is not TOOL:  # a tool turn needs its id
+                        return _plain(checked, content)
+                elif size == 3 and role == "tool" and content is not None:
+                    call_id = data.get("tool_call_id")
+                    if type(call_id) is str and call_id:
+                        return _plain(TOOL, content, call_id)
+                elif size == 3 and role == "assistant" and type(data.get("tool_calls")) is list:
+                    calls = plain_calls(data["tool_calls"])
+                    if calls is None:
+                        calls = _read_tool_calls(data["tool_calls"])  # raises as _read would, first
+                    if calls is not None and unique_ids(calls):
+                        return _plain(ASSISTANT, content or "", None, calls)
+        return _read(cls, data)
 
     def __setstate__(self, state: object) -> None:
         # Unpickling (and copy): the fields in order, as the dataclass pickles
@@ -529,33 +506,53 @@ def _fill(
     return self
 
 
-def plain_from_dict(data: object) -> ChatMessage | None:
-    """The message of a dict with no key beyond role, content and (on a tool turn)
-    tool_call_id or (on an assistant turn) tool_calls, its content text (or null beside
-    calls), read in one step: what the general way of ``from_dict`` gives (a test holds them
-    to it); else None, and the general way reads it. Two or three keys, each found with a
-    value of its type, are the only keys."""
-    if type(data) is not dict:
-        return None
-    role, content = data.get("role"), data.get("content")
-    if type(role) is not str or (type(content) is not str and content is not None):
-        return None
-    size = len(data)
-    if size == 2 and content is not None:
-        checked = _ROLES.get(role)
-        if checked is not None and checked is not TOOL:  # a tool turn needs its tool_call_id
-            return _plain(checked, content)
-    elif size == 3 and role == "tool" and content is not None:
-        call_id = data.get("tool_call_id")
-        if type(call_id) is str and call_id:
-            return _plain(TOOL, content, call_id)
-    elif size == 3 and role == "assistant" and type(data.get("tool_calls")) is list:
-        calls = plain_calls(data["tool_calls"])
-        if calls is None:
-            calls = _read_tool_calls(data["tool_calls"])  # raises as the general way would, first
-        if calls is not None and unique_ids(calls):
-            return _plain(ASSISTANT, content or "", None, calls)
-    return None
+def _read(cls: type[ChatMessage], data: object) -> ChatMessage:
+    """``from_dict``'s general way: every value read and checked, and the error made, for any
+    dict (or mapping, or SDK object) and any class."""
+    if (
+        type(data) is not dict
+        and not isinstance(data, Mapping)
+        and not isinstance(data := dumped(data), Mapping)
+    ):
+        raise InvalidMessage("", "must be an object (a dict)", describe(data))
+    if "role" not in data:
+        raise _no_role(data)
+    raw_calls = data.get("tool_calls")
+    tool_calls = None if raw_calls is None else _read_tool_calls(raw_calls)
+    content: Any = data.get("content")  # checked by __init__, like every value
+    provider_data = None
+    if type(content) is list or type(content) is tuple:
+        # Parts; an assistant's refusal parts are kept in provider_data["openai"].
+        content, provider_data = _read_parts(content, data.get("role"))
+    if content is None and not tool_calls and data.get("function_call") is not None:
+        # A legacy call turn: its call is all it says. (Beside text, a
+        # function_call is kept in extra, as any other key.)
+        raise InvalidMessage("function_call", LEGACY_CALL, describe(data["function_call"]))
+    if content is None and (tool_calls or _is_refusal(data)):
+        # An assistant turn whose answer is its tool calls, or a refusal,
+        # has no text: OpenAI sends null there.
+        content = ""
+    is_error = data.get("is_error")
+    # Positional, in _fill's order: this is the hot path of reading a
+    # transcript, where keyword arguments cost more than the checks.
+    return _fill(
+        object.__new__(cls),
+        data["role"],
+        content,
+        tool_calls,
+        data.get("tool_call_id"),
+        data.get("name"),
+        False if is_error is None else is_error,
+        EMPTY
+        if data.keys() <= _MODELLED  # the common case, tested in C
+        else Extra.build(
+            {key: value for key, value in data.items() if key not in _MODELLED and key not in _DERIVED},
+            path="",
+            reserved=_MODELLED,
+            error=InvalidMessage,
+        ),
+        provider_data,
+    )
 
 
 def unique_ids(calls: Sequence[ToolCall]) -> bool:
