@@ -14,6 +14,7 @@ error, and tell the same after it.
 
 from __future__ import annotations
 
+import copy
 import sys
 from collections import UserString
 from collections.abc import Callable, Iterator
@@ -23,6 +24,8 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from openai.types.responses import ResponseStreamEvent
+from pydantic import TypeAdapter, ValidationError
 
 from tests.property.strategies import deep_json, json_leaves, json_values, mutated
 from tests.providers.responses.test_stream import _ENDED, _events, _outcome
@@ -283,3 +286,127 @@ def _general() -> StreamAssembler:
     stream = StreamAssembler()
     stream._builder = _General()
     return stream
+
+
+def _every_outcome(feed: Callable[[Any], object], events: list[Any]) -> list[tuple[int, str]]:
+    """Every event ``feed`` refused, and why: it is fed the whole stream, on past each error."""
+    refused = []
+    for number, event in enumerate(events):
+        try:
+            feed(event)
+        except MessageError as error:
+            refused.append((number, str(error)))
+    return refused
+
+
+@given(events=mutated(st.sampled_from(_STREAMS)))
+def test_fed_on_past_its_errors_the_assembler_takes_what_the_general_path_takes(events: list[Any]) -> None:
+    """Fed on after an event it refused (a caller may skip a bad event), the assembler refuses
+    and takes the same events as one that takes every event the general way, and tells the same."""
+    stream, general = StreamAssembler(), _general()
+    assert _every_outcome(stream.feed, events) == _every_outcome(general.feed, events)
+    assert _told(stream) == _told(general)
+
+
+_SDK_EVENTS: TypeAdapter[ResponseStreamEvent] = TypeAdapter(ResponseStreamEvent)
+
+
+def _as_sdk_object(event: dict[str, Any]) -> object | None:
+    """The openai SDK's own object for the event, as ``client.responses.stream`` gives it; None
+    where this SDK's types refuse the recorded event (an older stream's, without ``logprobs``)."""
+    try:
+        return _SDK_EVENTS.validate_python(event)
+    except ValidationError:
+        return None
+
+
+@pytest.mark.parametrize("events", [_events(name) for name in _ENDED])  # the recorded streams
+def test_an_sdk_event_between_fragments_is_taken_as_the_general_path_takes_it(
+    events: list[dict[str, Any]],
+) -> None:
+    """Each event in turn fed as the SDK's object (which goes the general way), the others as dicts:
+    the fragment after it is taken or refused as the general path does."""
+    mixed_in = 0
+    for number, event in enumerate(events):
+        sdk_object = _as_sdk_object(event)
+        if sdk_object is None:
+            continue
+        mixed_in += 1
+        mixed: list[Any] = [*events[:number], sdk_object, *events[number + 1 :]]
+        stream, general = StreamAssembler(), _general()
+        assert _every_outcome(stream.feed, mixed) == _every_outcome(general.feed, mixed), number
+        assert _told(stream) == _told(general), number
+    assert mixed_in >= 3  # the stream's own events, not only ones its SDK refuses
+
+
+def test_a_fragment_after_its_arguments_are_done_by_an_sdk_event_is_refused() -> None:
+    """A fragment, the call's arguments done in an SDK object, then a fragment for the same call:
+    the last is refused, as the general path refuses it."""
+    start = [
+        {"type": "response.created", "response": {"id": "resp_1", "status": "in_progress", "output": []}},
+        {
+            "type": "response.output_item.added",
+            "output_index": 0,
+            "item": {
+                "id": "fc_1",
+                "type": "function_call",
+                "call_id": "call_1",
+                "name": "f",
+                "arguments": "",
+            },
+        },
+    ]
+    where = {"output_index": 0, "item_id": "fc_1", "sequence_number": 3}
+    done = {"type": "response.function_call_arguments.done", "arguments": "{}", **where}
+    events: list[Any] = [
+        *start,
+        {"type": "response.function_call_arguments.delta", "delta": "{", **where},
+        _as_sdk_object(done),
+        {"type": "response.function_call_arguments.delta", "delta": "}", **where},
+    ]
+    stream, general = StreamAssembler(), _general()
+    refused = _every_outcome(stream.feed, events)
+    assert refused == _every_outcome(general.feed, events)
+    assert refused == [(4, "item[4].item_id: must name a call whose arguments are not done yet, got 'fc_1'")]
+    assert stream.snapshot().tool_calls[0].arguments_json == "{}"
+
+
+def test_a_deep_copy_feeds_on_its_own_text() -> None:
+    """A deep copy of an assembler made between two fragments appends to its own text, not the
+    original's (the fragment note holds the text, not its bound append)."""
+    events = _STREAMS[0]
+    fragments = [n for n, event in enumerate(events) if event["type"].endswith(".delta")]
+    first = fragments[0]
+    stream = StreamAssembler()
+    for event in events[: first + 1]:
+        stream.feed(event)
+    before = stream.snapshot()
+    copied = copy.deepcopy(stream)
+    copied.feed(events[first + 1])
+    assert stream.snapshot() == before
+    assert copied.snapshot() != before
+
+
+class _EqualToAll:
+    """A value that says it equals anything: no event type, however it compares."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    def __hash__(self) -> int:
+        return 0
+
+
+def test_a_type_that_equals_anything_is_refused_after_a_fragment() -> None:
+    """The fragment's type must be a string, on the quick paths as on the general one: an object
+    that compares equal to every type is refused, however the fragment before it went."""
+    for events in _STREAMS:
+        for number, event in enumerate(events):
+            if not event["type"].endswith(".delta"):
+                continue
+            odd: list[Any] = [*events[:number], event, {**event, "type": _EqualToAll()}]
+            stream, general = StreamAssembler(), _general()
+            refused = _every_outcome(stream.feed, odd)
+            assert refused == _every_outcome(general.feed, odd)
+            assert refused
+            assert refused[-1][1].startswith(f"item[{number + 1}].type: must be a string")

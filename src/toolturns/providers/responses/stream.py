@@ -154,7 +154,8 @@ class ResponseBuilder:
         self._ids: dict[str, int] = {}  # the output_index of each item id
         # Where the fragment just taken the common way went, its text or arguments open for
         # more: the type, output_index, item id and content_index (None for arguments) the
-        # next fragment for the same place has, and the append that takes it. Set only by
+        # next fragment for the same place has, and the Text it goes to (the Text, not its
+        # bound append, which a deep copy of the builder would share). Set only by
         # took_delta, and taken away by any other event, so that between two fragments for
         # the same place nothing changed: StreamAssembler.feed takes such a fragment at once.
         self._hot: _Hot | None = None
@@ -206,6 +207,8 @@ class ResponseBuilder:
         False, having taken nothing, for any other event or anything unusual in it (the
         general path then takes it, or says what is wrong)."""
         kind = event.get("type")
+        if type(kind) is not str:  # an object that equals anything: take refuses it
+            return False
         if kind == _ARGUMENTS_DELTA:
             index = event.get("output_index")
             item = self._items.get(index) if type(index) is int else None
@@ -220,7 +223,7 @@ class ResponseBuilder:
                 and not self._ended
             ):
                 item.arguments.append(delta)
-                self._hot = (_ARGUMENTS_DELTA, index, item.id, None, item.arguments.append)
+                self._hot = (_ARGUMENTS_DELTA, index, item.id, None, item.arguments)
                 return True
         elif kind == _TEXT_DELTA:
             index = event.get("output_index")
@@ -237,7 +240,7 @@ class ResponseBuilder:
                     and not self._ended
                 ):
                     part.text.append(delta)
-                    self._hot = (_TEXT_DELTA, index, item.id, number, part.text.append)
+                    self._hot = (_TEXT_DELTA, index, item.id, number, part.text)
                     return True
         return False
 
@@ -506,8 +509,8 @@ class ResponseBuilder:
 
 
 #: Where the last fragment went (``ResponseBuilder._hot``): its type, output_index, item id and
-#: content_index (None for arguments), compared by identity or equality only, and the append.
-_Hot = tuple[str, object, object, object, Callable[[str], None]]
+#: content_index (None for arguments), compared by identity or equality only, and its Text.
+_Hot = tuple[str, object, object, object, Text]
 
 _ARGUMENTS_DELTA = "response.function_call_arguments.delta"
 _TEXT_DELTA = "response.output_text.delta"
@@ -613,16 +616,17 @@ class StreamAssembler(Assembler):
             hot = builder._hot
             if hot is not None:
                 # Most fragments go where the one before went: the keys that say so, and the text.
-                kind, index, item_id, number, append = hot
+                kind, index, item_id, number, text = hot
                 try:
                     if (
-                        item["type"] == kind
+                        type(given := item["type"]) is str  # not an object that equals anything
+                        and given == kind
                         and item["output_index"] is index  # the very int the item is at: never True
                         and item["item_id"] == item_id
                         and (number is None or item["content_index"] is number)
                         and type(delta := item["delta"]) is str
                     ):
-                        append(delta)
+                        text.append(delta)
                         self._fed += 1
                         return
                 except KeyError:  # a key left out: the general way says what is wrong
