@@ -180,6 +180,40 @@ def test_tool_call_init_sets_through_the_twin_what_the_setters_set(arguments: An
         ToolCall("", "get_weather", arguments)
 
 
+class _Message(ChatMessage):
+    __slots__ = ("note",)  # another layout: never made the twin of a ChatMessage
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"role": "user", "content": "hi", "name": "ann"},
+        {"role": Role.TOOL, "content": [TextPart("18")], "tool_call_id": "call_1", "is_error": True},
+        {"role": "assistant", "content": "", "tool_calls": [ToolCall("call_1", "f")], "extra": {"x": 1}},
+        {"role": "assistant", "content": "ok", "provider_data": {"openai": {"keys": {"refusal": "no"}}}},
+    ],
+)
+def test_message_init_sets_through_the_twin_what_the_setters_set(fields: dict[str, Any]) -> None:
+    """``ChatMessage(...)`` (``_fill``) makes a message its twin to set its fields at once: the
+    message the slots' own setters make (where there is no twin, and for a subclass), frozen."""
+    message = ChatMessage(**fields)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_message, "_Unfrozen", None)
+        slow = ChatMessage(**fields)
+    sub = _Message(**fields)
+    assert (type(message), type(slow), type(sub)) == (ChatMessage, ChatMessage, _Message)
+    for field in _message._FIELDS:
+        assert getattr(sub, field) == getattr(slow, field) == getattr(message, field), field
+    assert message == slow
+    assert hash(message) == hash(slow)
+    assert repr(message) == repr(slow)
+    assert pickle.loads(pickle.dumps(message)) == message
+    with pytest.raises(AttributeError):
+        message.content = "changed"  # type: ignore[misc]
+    with pytest.raises(MessageError, match="name: must be a non-empty string"):
+        ChatMessage(**{**fields, "name": ""})
+
+
 @pytest.mark.parametrize(
     ("implementation", "gil"), [("pypy", True), ("cpython", False)], ids=["not-cpython", "free-threaded"]
 )

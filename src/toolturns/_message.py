@@ -434,7 +434,9 @@ class ChatMessage:
 _FIELDS = slot_names(ChatMessage)
 
 # The slots' own setters: the frozen class refuses setattr, and these skip the
-# attribute lookup object.__setattr__ does on every call.
+# attribute lookup object.__setattr__ does on every call; and object's own setter of
+# __class__, which _fill uses to make a message its twin.
+_SET_CLASS = object.__dict__["__class__"].__set__
 (
     _SET_ROLE,
     _SET_CONTENT,
@@ -470,39 +472,60 @@ def _fill(
     """Check every field and set it. Each inline test only picks out values
     its rule's function would return unchanged; the rest go to that function.
 
-    Callers name the optional fields (``tool_calls=...``), except the hot
-    path ``from_dict``; a new field comes last, with a default, so only the
+    Callers name the optional fields (``tool_calls=...``), except
+    ``from_dict``'s general way (``_read``), which every message not in a
+    plain shape takes; a new field comes last, with a default, so only the
     paths that set it change."""
     checked_role = role if type(role) is Role else _ROLES.get(role) if type(role) is str else None
     if checked_role is None:
         checked_role = _check_role(role)
-    _SET_ROLE(self, checked_role)
-    _SET_CONTENT(self, content if type(content) is str else _check_content(content, checked_role))
-    _SET_TOOL_CALLS(self, None if tool_calls is None else _check_tool_calls(tool_calls, checked_role))
-    _SET_TOOL_CALL_ID(
-        self,
+    checked_content = content if type(content) is str else _check_content(content, checked_role)
+    calls = None if tool_calls is None else _check_tool_calls(tool_calls, checked_role)
+    call_id = (
         None
         if tool_call_id is None and checked_role is not TOOL
-        else _check_tool_call_id(tool_call_id, checked_role),
+        else _check_tool_call_id(tool_call_id, checked_role)
     )
     # Any role may carry a name; on a tool message older OpenAI examples name the
     # function there (OpenAI ignores it), and check_transcript compares it with the call's.
-    _SET_NAME(self, None if name is None else nonempty_str(name, "name", InvalidMessage))
-    _SET_IS_ERROR(self, False if is_error is False else _check_is_error(is_error, checked_role))
-    _SET_EXTRA(
-        self,
+    checked_name = None if name is None else nonempty_str(name, "name", InvalidMessage)
+    error = False if is_error is False else _check_is_error(is_error, checked_role)
+    kept_extra = (
         EMPTY
         if extra is None or extra is EMPTY
-        else Extra.build(extra, path="extra", reserved=_MODELLED, error=InvalidMessage),
+        else Extra.build(extra, path="extra", reserved=_MODELLED, error=InvalidMessage)
     )
-    _SET_PROVIDER_DATA(
-        self,
+    kept_data = (
         EMPTY
         if provider_data is None or provider_data is EMPTY
         else provider_data  # a reader's, built as build() builds it (no key is reserved here)
         if type(provider_data) is Extra and provider_data
-        else Extra.build(provider_data, path="provider_data", reserved=frozenset(), error=InvalidMessage),
+        else Extra.build(provider_data, path="provider_data", reserved=frozenset(), error=InvalidMessage)
     )
+    # Every field checked, nothing left to raise: set them. A ChatMessage (not a subclass's,
+    # whose layout may differ) is made its unfrozen twin for eight plain stores and then a
+    # ChatMessage again (as ToolCall.__init__ does): about half what eight setter calls cost.
+    if _Unfrozen is not None and type(self) is ChatMessage:
+        _SET_CLASS(self, _Unfrozen)
+        unfrozen: Any = self
+        unfrozen.role = checked_role
+        unfrozen.content = checked_content
+        unfrozen.tool_calls = calls
+        unfrozen.tool_call_id = call_id
+        unfrozen.name = checked_name
+        unfrozen.is_error = error
+        unfrozen.extra = kept_extra
+        unfrozen.provider_data = kept_data
+        unfrozen.__class__ = ChatMessage
+        return self
+    _SET_ROLE(self, checked_role)
+    _SET_CONTENT(self, checked_content)
+    _SET_TOOL_CALLS(self, calls)
+    _SET_TOOL_CALL_ID(self, call_id)
+    _SET_NAME(self, checked_name)
+    _SET_IS_ERROR(self, error)
+    _SET_EXTRA(self, kept_extra)
+    _SET_PROVIDER_DATA(self, kept_data)
     return self
 
 
@@ -533,8 +556,8 @@ def _read(cls: type[ChatMessage], data: object) -> ChatMessage:
         # has no text: OpenAI sends null there.
         content = ""
     is_error = data.get("is_error")
-    # Positional, in _fill's order: this is the hot path of reading a
-    # transcript, where keyword arguments cost more than the checks.
+    # Positional, in _fill's order: every message not in a plain shape comes
+    # here, where keyword arguments cost more than the checks.
     return _fill(
         object.__new__(cls),
         data["role"],
