@@ -483,16 +483,19 @@ def _content(item: Mapping[str, Any], *, output_shape: bool) -> str | tuple[Cont
 def _plain_text(part: object) -> bool:
     """An ``output_text`` as a response has it when it holds text only: ``annotations: []``
     (and empty or no ``logprobs``, which carry nothing)."""
-    return (
+    if not (
         (type(part) is dict or isinstance(part, Mapping))
         and part.get("type") == "output_text"
         and isinstance(part.get("text"), str)
         and part.get("annotations") == []
-        and (
-            len(part) == 3  # the three keys just read, and no other
-            or all(key in _PLAIN_TEXT_KEYS or carries_nothing(value) for key, value in part.items())
-        )
-    )
+    ):
+        return False
+    if len(part) == 3:  # the three keys just read, and no other
+        return True
+    for key, value in part.items():  # a loop, not all(): the API's parts have logprobs: []
+        if key not in _PLAIN_TEXT_KEYS and not carries_nothing(value):
+            return False
+    return True
 
 
 _PLAIN_TEXT_KEYS = frozenset({"type", "text", "annotations"})
