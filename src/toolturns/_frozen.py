@@ -24,6 +24,7 @@ __all__ = [
     "refuse_changes",
     "refuse_rebuild",
     "slot_names",
+    "to_class",
     "unfrozen_twin",
     "value_class",
 ]
@@ -56,6 +57,10 @@ def refuse_changes(cls: _Class) -> _Class:
     return cls
 
 
+#: object's own setter of ``__class__``, past a frozen class's ``__setattr__``: ``to_class(value, twin)``.
+to_class = object.__dict__["__class__"].__set__
+
+
 def unfrozen_twin(cls: type) -> Any:
     """A class with the slots of ``cls`` in the same layout and none of its refusals, or None.
 
@@ -65,6 +70,12 @@ def unfrozen_twin(cls: type) -> Any:
     once, which CPython allows between classes of one slot layout. None where
     that is not CPython with its GIL (a free-threaded build changes a class
     under a lock): construct there through the slots' own setters.
+
+    An ``__init__``, whose instance exists already, makes it the twin with
+    ``to_class`` (the frozen class refuses every setattr, ``__class__`` too),
+    stores its checked values, and assigns ``cls`` back; only an instance of
+    ``cls`` itself, as a subclass's layout may differ, and only once nothing
+    is left to raise.
     """
     if sys.implementation.name != "cpython" or not getattr(sys, "_is_gil_enabled", lambda: True)():
         return None

@@ -9,7 +9,7 @@ from ._arguments import decode_arguments, encode_arguments
 from ._checks import nonempty_str
 from ._errors import InvalidToolCall, MessageError, describe
 from ._extra import EMPTY, Extra
-from ._frozen import refuse_changes, unfrozen_twin
+from ._frozen import refuse_changes, to_class, unfrozen_twin
 from ._json import JSONInput, decode_object, value_key
 from ._sdk import dumped
 
@@ -89,11 +89,10 @@ class ToolCall:
             if type(provider_data) is Extra and provider_data
             else Extra.build(provider_data, path="provider_data", reserved=frozenset(), error=InvalidToolCall)
         )
-        # Every value checked, nothing left to raise: set them. A ToolCall (not a subclass's,
-        # whose layout may differ) is made its unfrozen twin for the six plain stores and then
-        # a ToolCall again (see _frozen.unfrozen_twin): about half what six setter calls cost.
+        # Every value checked, nothing left to raise: set them, on the twin (_frozen.unfrozen_twin)
+        # for six plain stores, about half what six setter calls cost.
         if _Unfrozen is not None and type(self) is ToolCall:
-            _SET_CLASS(self, _Unfrozen)
+            to_class(self, _Unfrozen)
             unfrozen: Any = self
             unfrozen.id = call_id
             unfrozen.name = tool
@@ -351,9 +350,7 @@ def _extra_without_position(extra: object) -> Extra:
     return built
 
 
-# The slots' own setters (__setattr__ refuses), without object.__setattr__'s lookup; and
-# object's own setter of __class__, which __init__ uses to make a call its twin.
-_SET_CLASS = object.__dict__["__class__"].__set__
+# The slots' own setters (__setattr__ refuses), without object.__setattr__'s lookup.
 _SET_ID, _SET_NAME, _SET_ARGUMENTS_JSON, _SET_EXTRA, _SET_PROVIDER_DATA, _SET_KEY = (
     ToolCall.__dict__[slot].__set__
     for slot in ("id", "name", "arguments_json", "extra", "provider_data", "_key")
