@@ -8,6 +8,7 @@ import itertools
 import random
 from types import MappingProxyType
 from typing import Any
+from unittest import mock
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from tests.test_stream_copies import assembled, wreck
 from tests.test_stream_snapshots import assert_snapshots_agree
 from toolturns import ChatMessage, MessageError, ToolCall, openai
 from toolturns.providers._stream import Assembler
+from toolturns.providers.openai.read import read_turn
 
 _NAMES = st.text(st.sampled_from("abcxyz_-0129"), min_size=1, max_size=8)
 _TEXT = s.unicode_text(max_size=30)
@@ -209,6 +211,89 @@ def test_the_fast_path_takes_what_the_general_path_takes_and_gives_the_same(item
         )
         assert _state(fast) == _state(general)
     assert _outcome(fast.message) == _outcome(general.message)
+
+
+@st.composite
+def _call_edited(draw: st.DrawFn, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``items`` with what takes a turn off ``_plain_turn`` in one of their call deltas (or, in
+    a stream without calls, their first delta): no id, an id another call has, a key of the
+    call or of its function to keep, another key of the delta."""
+    items = copy.deepcopy(items)
+    deltas = [item["choices"][0]["delta"] for item in items if item.get("choices")]
+    with_calls = [delta for delta in deltas if delta.get("tool_calls")]
+    delta = draw(st.sampled_from(with_calls or deltas))
+    call = (delta.get("tool_calls") or [{}])[0]
+    kind = draw(st.sampled_from(["no-id", "shared-id", "call-key", "function-key", "delta-key"]))
+    if kind == "no-id":
+        call.pop("id", None)
+    elif kind == "shared-id":  # the same id on every call: a repeated id once there are two
+        for other in with_calls:
+            other["tool_calls"][0]["id"] = "call_shared"
+    elif kind == "call-key":
+        call["cache"] = draw(st.sampled_from(["x", 1, None, [1]]))
+    elif kind == "function-key":
+        call.setdefault("function", {})["strict"] = draw(st.sampled_from([True, None]))
+    else:
+        delta[draw(st.sampled_from(["refusal", "reasoning_content"]))] = "no"
+    return items
+
+
+_EDITED_STREAMS = st.one_of(
+    _STREAMS_WITH_IDS.flatmap(lambda items: st.tuples(*(_varied(item) for item in items))),
+    _STREAMS_WITH_IDS.flatmap(_call_edited),
+)
+
+
+@given(_EDITED_STREAMS)
+def test_a_turn_made_at_once_is_the_turn_read_from_the_body_it_would_write(items: tuple[Any, ...]) -> None:
+    """``message()`` makes a turn whose calls came with ids and names and nothing else at once
+    (``_plain_turn``); with that way shut, it writes the body and reads it (``read_turn``): the
+    same turn or the same error, the same argument text to the byte."""
+    stream = openai.StreamAssembler()
+    for item in items:
+        _outcome(functools.partial(stream.feed, item))
+    made = _outcome(stream.message)
+    with mock.patch.object(openai.StreamAssembler, "_plain_turn", return_value=None):
+        read = _outcome(stream.message)
+    assert made == read
+    assert repr(made) == repr(read)
+
+
+def test_only_the_plain_turns_are_made_at_once() -> None:
+    """Which streams' turns reach ``read_turn`` is what is counted: not a turn whose calls all
+    came with an id and a name and nothing else; a call without an id (made up there), a key
+    of a call or of the delta to keep, and a repeated id (an error) do."""
+    first = {"index": 0, "id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    plain = [
+        [_chunk({"role": "assistant", "content": "Hi"})],
+        [_chunk({"role": "assistant", "content": None, "tool_calls": [first]}), _chunk({}, "tool_calls")],
+    ]
+    other = [
+        [_chunk({"tool_calls": [{**first, "id": None}]})],
+        [_chunk({"tool_calls": [{**first, "cache": "x"}]})],
+        [_chunk({"tool_calls": [{**first, "function": {"name": "f", "arguments": "{}", "strict": True}}]})],
+        [_chunk({"content": "Hi", "refusal": "no"})],
+        [_chunk({"tool_calls": [first, {**first, "index": 1}]})],
+    ]
+    read = []
+
+    def counted(message: object, seed: tuple[object, ...]) -> ChatMessage:
+        read.append(message)
+        return read_turn(message, seed)
+
+    with mock.patch("toolturns.providers.openai.stream.read_turn", counted):
+        for items in plain:
+            stream = openai.StreamAssembler()
+            for item in items:
+                stream.feed(item)
+            assert isinstance(stream.message(), ChatMessage)
+        assert read == []
+        for items in other:
+            stream = openai.StreamAssembler()
+            for item in items:
+                stream.feed(item)
+            _outcome(stream.message)
+        assert len(read) == len(other)
 
 
 # -- incremental snapshots, and what was fed changed afterwards ------------------------------------
