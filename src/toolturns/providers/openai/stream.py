@@ -171,8 +171,11 @@ class StreamAssembler(Assembler):
                     type(delta) is dict
                     and len(delta) == 1
                     and entry["finish_reason"] is None
-                    and type(index := entry["index"]) is int  # OpenAI always sends it
-                    and index == self._choice
+                    # OpenAI always sends the index. Compared by identity, the very int (so
+                    # never True): the ints a chunk's JSON decodes to below 257 are the
+                    # interpreter's own, so this costs no type() call; any other goes the
+                    # general way, which compares it with ==.
+                    and entry["index"] is self._choice
                     and ("usage" not in item or item["usage"] is None)
                     and "error" not in item
                     # The first id seeds made-up call ids: the general path reads it.
@@ -194,8 +197,7 @@ class StreamAssembler(Assembler):
                         and len(call_delta) == 2
                         and type(fragment := function["arguments"]) is str
                         and call is not None
-                        and type(call_index := call_delta["index"]) is int
-                        and call_index == call.index
+                        and call_delta["index"] is call.index  # by identity, as the choice's
                     ):
                         if fragment:
                             call.fragments.append(fragment)
