@@ -338,3 +338,39 @@ def test_a_subclass_gets_its_own_class_from_every_constructor() -> None:
     assert [type(message) for message in made] == [_Turn] * len(made)
     assert made[-1] == _Turn.assistant_tool_calls([call])
     assert made[-1] != ChatMessage.assistant_tool_calls([call])  # equal values of one class only
+
+
+class _Call(ToolCall):
+    """A caller's call class with its own wire form."""
+
+    __slots__ = ()
+
+    def to_wire(self) -> dict[str, Any]:
+        return {**super().to_wire(), "written_by": "_Call"}
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_CALLS[:2]),
+            st.builds(
+                ToolCall,
+                st.sampled_from(["call_a", "call_b"]),
+                st.just("f"),
+                st.none(),
+                extra=st.one_of(
+                    st.just({}), st.dictionaries(st.sampled_from(["x", "y"]), s.arbitrary_json())
+                ),
+            ),
+            st.just(_Call("call_c", "g", {"x": 1})),
+        ),
+        min_size=1,
+        max_size=3,
+        unique_by=lambda call: call.id,
+    )
+)
+def test_a_turn_writes_each_call_as_the_call_writes_itself(calls: list[ToolCall]) -> None:
+    """``ChatMessage.to_wire`` writes a plain call's dict itself: what the call's ``to_wire``
+    writes, extra keys and a subclass's own form included."""
+    turn = ChatMessage.assistant_tool_calls(calls)
+    assert turn.to_wire()["tool_calls"] == [call.to_wire() for call in calls]
