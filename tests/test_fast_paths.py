@@ -340,13 +340,13 @@ def test_a_subclass_gets_its_own_class_from_every_constructor() -> None:
     assert made[-1] != ChatMessage.assistant_tool_calls([call])  # equal values of one class only
 
 
-class _Call(ToolCall):
+class _WrittenCall(ToolCall):
     """A caller's call class with its own wire form."""
 
     __slots__ = ()
 
     def to_wire(self) -> dict[str, Any]:
-        return {**super().to_wire(), "written_by": "_Call"}
+        return {**super().to_wire(), "written_by": "_WrittenCall"}
 
 
 @given(
@@ -362,7 +362,7 @@ class _Call(ToolCall):
                     st.just({}), st.dictionaries(st.sampled_from(["x", "y"]), s.arbitrary_json())
                 ),
             ),
-            st.just(_Call("call_c", "g", {"x": 1})),
+            st.just(_WrittenCall("call_c", "g", {"x": 1})),
         ),
         min_size=1,
         max_size=3,
