@@ -268,6 +268,28 @@ def test_deltas_without_index_are_keyed_by_id() -> None:
     assert message(items).tool_calls == (ToolCall("call_1", "f", {"a": 1}), ToolCall("call_2", "g", {"b": 2}))
 
 
+def test_a_call_started_on_the_fast_path_takes_deltas_by_its_id() -> None:
+    """A call's first delta (index, id, type, name: the fast path makes the call) and then a delta
+    with its id and no index: the id finds the call, as when the general path made it."""
+    items = [
+        calls_chunk(call_delta(0, "call_1", "f", '{"a":')),
+        calls_chunk(call_delta(None, "call_1", arguments="1}")),
+    ]
+    assert message(items).tool_calls == (ToolCall("call_1", "f", {"a": 1}),)
+
+
+@pytest.mark.parametrize("index", [True, 1.0])
+def test_a_fragment_at_an_index_only_equal_to_the_calls_is_refused(index: object) -> None:
+    """``True`` and ``1.0`` equal the open call's index 1 but are no index: the fragment is
+    refused, as the general path refuses it, not appended on the fast path."""
+    stream = assemble([calls_chunk(call_delta(1, "call_1", "f", '{"a":'))])
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed(calls_chunk({"index": index, "function": {"arguments": "1}"}}))
+    assert str(caught.value).startswith(
+        "item[1].choices[0].delta.tool_calls[0].index: must be a non-negative integer, got "
+    )
+
+
 def test_deltas_without_index_or_id_are_keyed_by_order() -> None:
     """Deltas with neither index nor id are keyed by their position in the chunk's tool_calls."""
     items = [

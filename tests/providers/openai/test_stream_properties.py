@@ -216,16 +216,20 @@ def test_the_fast_path_takes_what_the_general_path_takes_and_gives_the_same(item
 @st.composite
 def _call_edited(draw: st.DrawFn, items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``items`` with what takes a turn off ``_plain_turn`` in one of their call deltas (or, in
-    a stream without calls, their first delta): no id, an id another call has, a key of the
-    call or of its function to keep, another key of the delta."""
+    a stream without calls, their first delta): no id, a call whose name never comes, an id
+    another call has, a key of the call or of its function to keep, another key of the delta."""
     items = copy.deepcopy(items)
     deltas = [item["choices"][0]["delta"] for item in items if item.get("choices")]
     with_calls = [delta for delta in deltas if delta.get("tool_calls")]
     delta = draw(st.sampled_from(with_calls or deltas))
     call = (delta.get("tool_calls") or [{}])[0]
-    kind = draw(st.sampled_from(["no-id", "shared-id", "call-key", "function-key", "delta-key"]))
+    kind = draw(st.sampled_from(["no-id", "no-name", "shared-id", "call-key", "function-key", "delta-key"]))
     if kind == "no-id":
         call.pop("id", None)
+    elif kind == "no-name":  # on every delta of the call: its name never arrives
+        for other in with_calls:
+            if other["tool_calls"][0].get("index") == call.get("index"):
+                other["tool_calls"][0].get("function", {}).pop("name", None)
     elif kind == "shared-id":  # the same id on every call: a repeated id once there are two
         for other in with_calls:
             other["tool_calls"][0]["id"] = "call_shared"

@@ -10,10 +10,10 @@ from typing import Any, NamedTuple
 from ..._arguments import encode_arguments
 from ..._errors import InvalidStream, MessageError, describe
 from ..._extra import EMPTY
-from ..._message import ASSISTANT, ChatMessage, unique_ids
+from ..._message import ASSISTANT, ChatMessage, _plain, unique_ids
 from ..._sdk import dumped
 from ..._stream import PartialToolCall
-from ..._tool_call import ToolCall
+from ..._tool_call import _checked
 from .._stream import Assembler, OtherKeys, SoFar, Text, joined_since, owned, updated
 from .read import read_turn
 
@@ -42,9 +42,6 @@ class _StreamedCall:
 
 _INDEX = attrgetter("index")
 _NONE: tuple[Any, ...] = ()
-# Bound once: a classmethod looked up on its class costs about 30 ns a call.
-_checked = ToolCall._checked
-_plain = ChatMessage._plain
 _POSITION = attrgetter("position")
 
 
@@ -171,11 +168,13 @@ class StreamAssembler(Assembler):
                     type(delta) is dict
                     and len(delta) == 1
                     and entry["finish_reason"] is None
-                    # OpenAI always sends the index. Compared by identity, the very int (so
-                    # never True): the ints a chunk's JSON decodes to below 257 are the
-                    # interpreter's own, so this costs no type() call; any other goes the
-                    # general way, which compares it with ==.
-                    and entry["index"] is self._choice
+                    # OpenAI always sends the index. The very int first (so never True): the
+                    # ints a chunk's JSON decodes to below 257 are the interpreter's own, so
+                    # the common chunk costs no type() call; a larger one is compared.
+                    and (
+                        (index := entry["index"]) is self._choice
+                        or (type(index) is int and index == self._choice)
+                    )
                     and ("usage" not in item or item["usage"] is None)
                     and "error" not in item
                     # The first id seeds made-up call ids: the general path reads it.
@@ -197,7 +196,10 @@ class StreamAssembler(Assembler):
                         and len(call_delta) == 2
                         and type(fragment := function["arguments"]) is str
                         and call is not None
-                        and call_delta["index"] is call.index  # by identity, as the choice's
+                        and (  # the very int first, as the choice's
+                            (call_index := call_delta["index"]) is call.index
+                            or (type(call_index) is int and call_index == call.index)
+                        )
                     ):
                         if fragment:
                             call.fragments.append(fragment)
@@ -489,15 +491,9 @@ class StreamAssembler(Assembler):
         ``message()`` (the W4 benchmark); a test holds the two ways to the same turn or error."""
         calls = []
         for call in self._ordered_calls():
+            # An id and a name are None or non-empty text here (_fragment_key, the fast path).
             call_id, name = call.id, call.name
-            if (
-                type(call_id) is not str
-                or not call_id
-                or type(name) is not str
-                or not name
-                or call.extra
-                or call.function_extra
-            ):
+            if call_id is None or name is None or call.extra or call.function_extra:
                 return None  # a made-up id, a missing name (an error), a key to keep: read_turn's
             # What the one-step reader (_tool_call._plain_call) makes of the call's wire dict.
             arguments = encode_arguments(call.fragments.so_far(), call_id=call_id, name=name)
