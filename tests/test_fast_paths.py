@@ -370,7 +370,7 @@ class _WrittenCall(ToolCall):
     )
 )
 def test_a_turn_writes_each_call_as_the_call_writes_itself(calls: list[ToolCall]) -> None:
-    """``ChatMessage.to_wire`` writes a plain call's dict itself: what the call's ``to_wire``
-    writes, extra keys and a subclass's own form included."""
+    """``ChatMessage.to_wire`` writes each call as the call's ``to_wire`` writes it, extra keys
+    and a subclass's own form included (the one place a call's wire shape is written)."""
     turn = ChatMessage.assistant_tool_calls(calls)
     assert turn.to_wire()["tool_calls"] == [call.to_wire() for call in calls]

@@ -351,21 +351,8 @@ class ChatMessage:
                 wire["content"] = replayed
         if self.name is not None:
             wire["name"] = self.name
-        calls = self.tool_calls
-        if calls:
-            # A call's dict written here, not by a call to its to_wire (what it writes when
-            # it has no extra keys; a subclass's own to_wire is called): a method call a
-            # call saved, a tenth of writing a turn.
-            wire["tool_calls"] = [
-                {
-                    "id": call.id,
-                    "type": "function",
-                    "function": {"name": call.name, "arguments": call.arguments_json},
-                }
-                if call.extra is EMPTY and type(call) is ToolCall
-                else call.to_wire()
-                for call in calls
-            ]
+        if self.tool_calls:
+            wire["tool_calls"] = [call.to_wire() for call in self.tool_calls]
         if self.tool_call_id is not None:
             wire["tool_call_id"] = self.tool_call_id
         if self.extra is not EMPTY and self.extra:

@@ -228,13 +228,9 @@ class StreamAssembler(Assembler):
 
     def _start_call(self, index: int, call_id: str, name: str, fragment: str) -> None:
         # What the general path does with a call's first delta at an index no call has
-        # (_feed_choice, _feed_call): _call_for finds no call at the index, so it makes one
-        # and gives it the id (the first call of that id, if two share it) and the name.
+        # (_feed_choice, _feed_call): _call_for makes the call, with its id and name.
         self._seen_choice = True
-        call = self._new_call(index)
-        call.id = call_id
-        self._by_id.setdefault(call_id, call)
-        call.name = name
+        call = self._call_for(index, call_id, name, 0)
         if fragment:
             call.fragments.append(fragment)
         self._current = call
