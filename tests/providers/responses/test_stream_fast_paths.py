@@ -410,3 +410,69 @@ def test_a_type_that_equals_anything_is_refused_after_a_fragment() -> None:
             assert refused == _every_outcome(general.feed, odd)
             assert refused
             assert refused[-1][1].startswith(f"item[{number + 1}].type: must be a string")
+
+
+def _far_events(at: object, part_at: object) -> list[dict[str, Any]]:
+    """A text part and a call at output_index 300 and 301 (the text at content_index 300), each
+    index written as a new object every time, as json.loads gives an int past CPython's small
+    ones (-5 to 256); the last fragment of each carries ``at`` and ``part_at`` instead."""
+
+    def number(value: int) -> int:
+        return int(str(value))  # a new int object of that value
+
+    created = {"id": "resp_1", "object": "response", "status": "in_progress", "output": []}
+    message = {"type": "message", "id": "msg_1", "role": "assistant", "content": [], "status": "in_progress"}
+    call = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "f", "arguments": ""}
+    text = {"type": "response.output_text.delta", "item_id": "msg_1"}
+    arguments = {"type": "response.function_call_arguments.delta", "item_id": "fc_1"}
+    return [
+        {"type": "response.created", "response": created},
+        {"type": "response.output_item.added", "output_index": number(300), "item": message},
+        {
+            "type": "response.content_part.added",
+            "output_index": number(300),
+            "item_id": "msg_1",
+            "content_index": number(300),
+            "part": {"type": "output_text", "text": "", "annotations": []},
+        },
+        *(
+            {**text, "output_index": number(300), "content_index": number(300), "delta": delta}
+            for delta in ("It is", " 18", " degrees")
+        ),
+        {**text, "output_index": number(300), "content_index": part_at, "delta": "."},
+        {"type": "response.output_item.added", "output_index": number(301), "item": call},
+        *({**arguments, "output_index": number(301), "delta": delta} for delta in ('{"a"', ": 1", ", ")),
+        {**arguments, "output_index": at, "delta": '"b": 2}'},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("at", "part_at"), [(301, 300), (301.0, 300), (301, 300.0), (True, 300), (301, True), (302, 300)]
+)
+def test_a_fragment_past_the_small_ints_goes_where_the_one_before_went(
+    at: object, part_at: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A fragment for the place the one before went takes the quick way when its indexes are
+    equal ints, not only the same objects; any other index (a float, a bool, another item's)
+    the way the general path takes it."""
+    asked: list[object] = []
+    took_delta = ResponseBuilder.took_delta
+
+    def counted(builder: ResponseBuilder, event: dict[str, Any]) -> bool:
+        if "delta" in event:  # every event not taken at once is asked about: count the fragments
+            asked.append(event["delta"])
+        return took_delta(builder, event)
+
+    monkeypatch.setattr(ResponseBuilder, "took_delta", counted)
+    events = _far_events(at, part_at)
+    stream, general = StreamAssembler(), _general()
+    assert _outcome(stream.feed, events) == _outcome(general.feed, events)
+    assert _told(stream) == _told(general)
+    if type(at) is int and type(part_at) is int and (at, part_at) == (301, 300):  # 301.0 == 301
+        assert stream.snapshot().content == "It is 18 degrees."
+        assert stream.snapshot().tool_calls[0].arguments_json == '{"a": 1, "b": 2}'
+        assert asked == ["It is", '{"a"']  # the first fragment of each place only
+    else:  # the odd index is looked at again, and refused as the general path refuses it
+        odd = "." if part_at != 300 or type(part_at) is not int else '"b": 2}'
+        assert asked == (["It is", odd] if odd == "." else ["It is", '{"a"', odd])
+        assert _outcome(StreamAssembler().feed, events)[1] != ""

@@ -621,9 +621,15 @@ class StreamAssembler(Assembler):
                     if (
                         type(given := item["type"]) is str  # not an object that equals anything
                         and given == kind
-                        and item["output_index"] is index  # the very int the item is at: never True
+                        # The very int the item is at (never True or 1.0), or, past the ints
+                        # CPython keeps one object of (-5 to 256), an int equal to it.
+                        and ((at := item["output_index"]) is index or (type(at) is int and at == index))
                         and item["item_id"] == item_id
-                        and (number is None or item["content_index"] is number)
+                        and (
+                            number is None
+                            or (part := item["content_index"]) is number
+                            or (type(part) is int and part == number)
+                        )
                         and type(delta := item["delta"]) is str
                     ):
                         text.append(delta)
