@@ -27,9 +27,30 @@ from .._message import ChatMessage
 from .._sdk import dumped
 from .._stream import PartialToolCall, StreamSnapshot
 
-__all__ = ["Assembler", "OtherKeys", "SoFar", "Text", "joined", "joined_since", "owned", "updated"]
+__all__ = [
+    "Assembler",
+    "OtherKeys",
+    "SoFar",
+    "Text",
+    "equal_int",
+    "joined",
+    "joined_since",
+    "owned",
+    "updated",
+]
 
 _Item = TypeVar("_Item")
+
+
+def equal_int(value: object, index: object) -> bool:
+    """Whether an index a stream gave is an int equal to ``index`` (never True, 1.0 or an int subclass).
+
+    The fast paths test identity first (``value is index``): the ints a chunk's
+    JSON decodes to from -5 to 256 are the interpreter's own objects, so the
+    common fragment costs no call. Past them, two equal ints are two objects,
+    and this says whether they are equal: the one place that test is written.
+    """
+    return type(value) is int and value == index
 
 
 def joined(fragments: Sequence[str]) -> str:

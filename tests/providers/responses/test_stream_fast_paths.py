@@ -412,13 +412,15 @@ def test_a_type_that_equals_anything_is_refused_after_a_fragment() -> None:
             assert refused[-1][1].startswith(f"item[{number + 1}].type: must be a string")
 
 
-def _far_events(at: object, part_at: object) -> list[dict[str, Any]]:
-    """A text part and a call at output_index 300 and 301 (the text at content_index 300), each
-    index written as a new object every time, as json.loads gives an int past CPython's small
-    ones (-5 to 256); the last fragment of each carries ``at`` and ``part_at`` instead."""
+def _placed_events(places: tuple[int, int, int], at: object, part_at: object) -> list[dict[str, Any]]:
+    """A text part and a call at the output_index, content_index and output_index ``places``
+    says, each index written as a new object every time, as json.loads gives an int past
+    CPython's small ones (-5 to 256); the last fragment of each carries ``at`` and ``part_at``
+    instead."""
+    message_at, text_at, call_at = places
 
     def number(value: int) -> int:
-        return int(str(value))  # a new int object of that value
+        return int(str(value))  # a new int object of that value (the same one below 257)
 
     created = {"id": "resp_1", "object": "response", "status": "in_progress", "output": []}
     message = {"type": "message", "id": "msg_1", "role": "assistant", "content": [], "status": "in_progress"}
@@ -427,30 +429,49 @@ def _far_events(at: object, part_at: object) -> list[dict[str, Any]]:
     arguments = {"type": "response.function_call_arguments.delta", "item_id": "fc_1"}
     return [
         {"type": "response.created", "response": created},
-        {"type": "response.output_item.added", "output_index": number(300), "item": message},
+        {"type": "response.output_item.added", "output_index": number(message_at), "item": message},
         {
             "type": "response.content_part.added",
-            "output_index": number(300),
+            "output_index": number(message_at),
             "item_id": "msg_1",
-            "content_index": number(300),
+            "content_index": number(text_at),
             "part": {"type": "output_text", "text": "", "annotations": []},
         },
         *(
-            {**text, "output_index": number(300), "content_index": number(300), "delta": delta}
+            {**text, "output_index": number(message_at), "content_index": number(text_at), "delta": delta}
             for delta in ("It is", " 18", " degrees")
         ),
-        {**text, "output_index": number(300), "content_index": part_at, "delta": "."},
-        {"type": "response.output_item.added", "output_index": number(301), "item": call},
-        *({**arguments, "output_index": number(301), "delta": delta} for delta in ('{"a"', ": 1", ", ")),
+        {**text, "output_index": number(message_at), "content_index": part_at, "delta": "."},
+        {"type": "response.output_item.added", "output_index": number(call_at), "item": call},
+        *({**arguments, "output_index": number(call_at), "delta": delta} for delta in ('{"a"', ": 1", ", ")),
         {**arguments, "output_index": at, "delta": '"b": 2}'},
     ]
 
 
+_FAR = (300, 300, 301)  # past the small ints: equal indexes are other objects
+_NEAR = (0, 1, 1)  # at 1, where True == 1 but True is not 1
+_ASKED_ONCE = ["It is", '{"a"']  # the first fragment of each place only
+_TEXT_REFUSED = ["It is", "."]  # the general path refuses the odd content_index: the stream stops there
+_CALL_REFUSED = ["It is", '{"a"', '"b": 2}']
+
+
 @pytest.mark.parametrize(
-    ("at", "part_at"), [(301, 300), (301.0, 300), (301, 300.0), (True, 300), (301, True), (302, 300)]
+    ("places", "at", "part_at", "asked_about"),
+    [
+        pytest.param(_FAR, 301, 300, _ASKED_ONCE, id="equal ints"),
+        pytest.param(_FAR, 301.0, 300, _CALL_REFUSED, id="a float output_index"),
+        pytest.param(_FAR, 301, 300.0, _TEXT_REFUSED, id="a float content_index"),
+        pytest.param(_FAR, 302, 300, _CALL_REFUSED, id="an output_index no item has"),
+        pytest.param(_NEAR, True, 1, _CALL_REFUSED, id="True for output_index 1"),
+        pytest.param(_NEAR, 1, True, _TEXT_REFUSED, id="True for content_index 1"),
+    ],
 )
-def test_a_fragment_past_the_small_ints_goes_where_the_one_before_went(
-    at: object, part_at: object, monkeypatch: pytest.MonkeyPatch
+def test_a_fragment_goes_where_the_one_before_went_only_at_an_equal_int(
+    places: tuple[int, int, int],
+    at: object,
+    part_at: object,
+    asked_about: list[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A fragment for the place the one before went takes the quick way when its indexes are
     equal ints, not only the same objects; any other index (a float, a bool, another item's)
@@ -459,20 +480,21 @@ def test_a_fragment_past_the_small_ints_goes_where_the_one_before_went(
     took_delta = ResponseBuilder.took_delta
 
     def counted(builder: ResponseBuilder, event: dict[str, Any]) -> bool:
-        if "delta" in event:  # every event not taken at once is asked about: count the fragments
+        if "delta" in event:  # every fragment not taken at once is asked about
             asked.append(event["delta"])
         return took_delta(builder, event)
 
     monkeypatch.setattr(ResponseBuilder, "took_delta", counted)
-    events = _far_events(at, part_at)
+    events = _placed_events(places, at, part_at)
     stream, general = StreamAssembler(), _general()
-    assert _outcome(stream.feed, events) == _outcome(general.feed, events)
+    outcome = _outcome(stream.feed, events)
+    assert asked == asked_about
+    assert outcome == _outcome(general.feed, events)
     assert _told(stream) == _told(general)
-    if type(at) is int and type(part_at) is int and (at, part_at) == (301, 300):  # 301.0 == 301
+    if asked_about is _ASKED_ONCE:
+        assert outcome == (len(events), "")
         assert stream.snapshot().content == "It is 18 degrees."
         assert stream.snapshot().tool_calls[0].arguments_json == '{"a": 1, "b": 2}'
-        assert asked == ["It is", '{"a"']  # the first fragment of each place only
-    else:  # the odd index is looked at again, and refused as the general path refuses it
-        odd = "." if part_at != 300 or type(part_at) is not int else '"b": 2}'
-        assert asked == (["It is", odd] if odd == "." else ["It is", '{"a"', odd])
-        assert _outcome(StreamAssembler().feed, events)[1] != ""
+    else:  # refused where the odd index is, as the general path refuses it
+        assert events[outcome[0]]["delta"] == asked_about[-1]
+        assert outcome[1] != ""

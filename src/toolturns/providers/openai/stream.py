@@ -14,7 +14,7 @@ from ..._message import ASSISTANT, ChatMessage, _plain, unique_ids
 from ..._sdk import dumped
 from ..._stream import PartialToolCall
 from ..._tool_call import _checked
-from .._stream import Assembler, OtherKeys, SoFar, Text, joined_since, owned, updated
+from .._stream import Assembler, OtherKeys, SoFar, Text, equal_int, joined_since, owned, updated
 from .read import read_turn
 
 # -- streaming ----------------------------------------------------------------------------
@@ -168,13 +168,9 @@ class StreamAssembler(Assembler):
                     type(delta) is dict
                     and len(delta) == 1
                     and entry["finish_reason"] is None
-                    # OpenAI always sends the index. The very int first (so never True): the
-                    # ints a chunk's JSON decodes to below 257 are the interpreter's own, so
-                    # the common chunk costs no type() call; a larger one is compared.
-                    and (
-                        (index := entry["index"]) is self._choice
-                        or (type(index) is int and index == self._choice)
-                    )
+                    # OpenAI always sends the index. The very int first (so never True);
+                    # past the ints CPython keeps one object of, equal_int compares.
+                    and ((index := entry["index"]) is self._choice or equal_int(index, self._choice))
                     and ("usage" not in item or item["usage"] is None)
                     and "error" not in item
                     # The first id seeds made-up call ids: the general path reads it.
@@ -198,7 +194,7 @@ class StreamAssembler(Assembler):
                         and call is not None
                         and (  # the very int first, as the choice's
                             (call_index := call_delta["index"]) is call.index
-                            or (type(call_index) is int and call_index == call.index)
+                            or equal_int(call_index, call.index)
                         )
                     ):
                         if fragment:

@@ -21,7 +21,7 @@ from ..._errors import InvalidStream, MessageError, describe
 from ..._message import ChatMessage
 from ..._sdk import dumped
 from ..._stream import PartialToolCall
-from .._stream import Assembler, Text, owned
+from .._stream import Assembler, Text, equal_int, owned
 
 __all__ = ["ResponseBuilder", "StreamAssembler"]
 
@@ -623,12 +623,12 @@ class StreamAssembler(Assembler):
                         and given == kind
                         # The very int the item is at (never True or 1.0), or, past the ints
                         # CPython keeps one object of (-5 to 256), an int equal to it.
-                        and ((at := item["output_index"]) is index or (type(at) is int and at == index))
+                        and ((at := item["output_index"]) is index or equal_int(at, index))
                         and item["item_id"] == item_id
                         and (
                             number is None
                             or (part := item["content_index"]) is number
-                            or (type(part) is int and part == number)
+                            or equal_int(part, number)
                         )
                         and type(delta := item["delta"]) is str
                     ):
