@@ -646,6 +646,23 @@ def test_run_closed_pipe_exits_2_quietly(
     assert capsys.readouterr().err == ""
 
 
+def test_run_broken_pipe_with_stdout_closed_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A broken pipe with no stdout to point at /dev/null (started with >&-) is still status 2,
+    not an AttributeError out of the handler."""
+
+    def broken_pipe(argv: Sequence[str] | None = None) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "main", broken_pipe)
+    monkeypatch.setattr(sys, "stdout", None)
+    with pytest.raises(SystemExit) as stop:
+        cli.run()
+    assert stop.value.code == 2
+    assert capsys.readouterr().err == ""
+
+
 def test_run_ctrl_c_exits_130(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """Ctrl-C ends the run with status 130 and a newline, not a traceback."""
 

@@ -89,13 +89,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> NoReturn:
     """The ``toolturns`` console script and ``python -m toolturns``: ``main()``, then exit with its status."""
-    stdout = sys.stdout
-    if hasattr(stdout, "reconfigure"):
+    reconfigure = getattr(sys.stdout, "reconfigure", None)  # a TextIOWrapper's, not every stream's
+    if reconfigure is not None:
         # Output lines are JSON or name JSON paths: UTF-8 whatever the locale.
         # A lone surrogate (valid in a JSON string escape) can only sit inside
         # a JSON string, where the escape Python writes for it is the JSON
         # escape, so the line stays valid JSON and nothing is lost.
-        stdout.reconfigure(encoding="utf-8", errors="backslashreplace")
+        reconfigure(encoding="utf-8", errors="backslashreplace")
     if sys.stderr is None:  # started with stderr closed (2>&-): reports go nowhere, not into a crash
         sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - for the life of the process
     try:
@@ -105,8 +105,8 @@ def run() -> NoReturn:
     except BrokenPipeError:
         # The reader went away (toolturns check ... | head): the run did not
         # finish. Point stdout at /dev/null so the flush at exit stays quiet.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        if sys.stdout is not None:  # None: started with >&-, so the pipe that broke was another
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         status = _TROUBLE
     except KeyboardInterrupt:
         sys.stderr.write("\n")

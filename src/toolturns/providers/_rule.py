@@ -121,18 +121,22 @@ class Rules(Protocol):
     @property
     def TOOL_NAME(self) -> re.Pattern[str] | None:
         """The tool names the provider accepts, in definitions and in calls; None: any ``Tool`` name."""
+        ...
 
     @property
     def INVALID_TOOL_NAME(self) -> Rule:
         """What the provider answers to a name outside ``TOOL_NAME``."""
+        ...
 
     @property
     def PARTS(self) -> Mapping[Role, frozenset[type[ContentPart]]]:
         """The content part classes each role may carry (``Provider.parts``)."""
+        ...
 
     @property
     def CARRIES(self) -> Carries:
         """What the wire's request carries beyond roles, text, calls and results."""
+        ...
 
     def check_part(self, role: Role, part: ContentPart) -> tuple[Rule, str] | None:
         """Why the wire cannot carry ``part`` in a ``role`` turn: the rule it breaks and what
