@@ -17,7 +17,14 @@ from ._errors import InvalidArguments, describe
 from ._frozen import value_class
 from ._json import decode, decode_object, encode, encoded_plain, join_key, json_kind
 
-__all__ = ["EMPTY_ARGUMENTS", "Inexact", "decode_arguments", "decode_arguments_exactly", "encode_arguments"]
+__all__ = [
+    "EMPTY_ARGUMENTS",
+    "Inexact",
+    "decode_arguments",
+    "decode_arguments_exactly",
+    "encode_arguments",
+    "text_arguments",
+]
 
 #: What "no arguments" is sent as: an empty object, never ``[]`` or ``""``
 #: (providers reject both, and a model that sent ``""`` meant ``{}``).
@@ -42,10 +49,7 @@ def encode_arguments(value: object, *, call_id: str | None, name: str) -> str:
     if value is None:
         return EMPTY_ARGUMENTS
     if isinstance(value, str):
-        if value[:1] == "{":  # most text, an object: none of the empties, kept without a strip
-            return value
-        stripped = value.strip(_JSON_WHITESPACE)
-        return EMPTY_ARGUMENTS if not stripped or stripped == "null" else value
+        return text_arguments(value)
     if isinstance(value, Mapping):
         if not value:
             return EMPTY_ARGUMENTS
@@ -61,6 +65,16 @@ def encode_arguments(value: object, *, call_id: str | None, name: str) -> str:
         call_id=call_id,
         name=name,
     )
+
+
+def text_arguments(value: str) -> str:
+    """The wire text for argument text: ``value``, or ``{}`` for the empties (``""``, white
+    space, ``null``). What ``encode_arguments`` does with a str, for a reader that already
+    knows it has one (a positional call, without the checks for the other kinds)."""
+    if value[:1] == "{":  # most text, an object: none of the empties, kept without a strip
+        return value
+    stripped = value.strip(_JSON_WHITESPACE)
+    return EMPTY_ARGUMENTS if not stripped or stripped == "null" else value
 
 
 def decode_arguments(text: str, *, call_id: str, name: str) -> dict[str, Any]:

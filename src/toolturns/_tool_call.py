@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._arguments import decode_arguments, encode_arguments
+from ._arguments import decode_arguments, encode_arguments, text_arguments
 from ._checks import nonempty_str
 from ._errors import InvalidToolCall, MessageError, describe
 from ._extra import EMPTY, Extra
@@ -384,7 +384,7 @@ def _plain_call(data: object) -> ToolCall | None:
     name, arguments = function.get("name"), function.get("arguments")
     if type(name) is not str or not name or type(arguments) is not str:
         return None
-    return _checked(call_id, name, encode_arguments(arguments, call_id=call_id, name=name), EMPTY, EMPTY)
+    return _checked(call_id, name, text_arguments(arguments), EMPTY, EMPTY)
 
 
 def plain_calls(items: list[Any]) -> tuple[ToolCall, ...] | None:

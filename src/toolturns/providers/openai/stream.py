@@ -7,7 +7,7 @@ import sys
 from operator import attrgetter
 from typing import Any, NamedTuple
 
-from ..._arguments import encode_arguments
+from ..._arguments import text_arguments
 from ..._errors import InvalidStream, MessageError, describe
 from ..._extra import EMPTY
 from ..._message import ASSISTANT, ChatMessage, _plain, unique_ids
@@ -488,7 +488,7 @@ class StreamAssembler(Assembler):
             if call_id is None or name is None or call.extra or call.function_extra:
                 return None  # a made-up id, a missing name (an error), a key to keep: read_turn's
             # What the one-step reader (_tool_call._plain_call) makes of the call's wire dict.
-            arguments = encode_arguments(call.fragments.so_far(), call_id=call_id, name=name)
+            arguments = text_arguments(call.fragments.so_far())
             calls.append(_checked(call_id, name, arguments, EMPTY, EMPTY))
         if not calls:
             return _plain(ASSISTANT, content)

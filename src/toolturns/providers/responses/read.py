@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..._arguments import encode_arguments
+from ..._arguments import text_arguments
 from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._extra import EMPTY, carries_nothing
@@ -520,7 +520,7 @@ def _call(item: Mapping[str, Any]) -> ToolCall:
     if type(call_id) is str and call_id and type(name) is str and name and type(arguments) is str:
         # Nothing left to check but the kept keys: built at once.
         provider_data = kept_unmodelled(_PROVIDER, item, CALL_KEYS, error=InvalidToolCall)
-        arguments_json = encode_arguments(arguments, call_id=call_id, name=name)
+        arguments_json = text_arguments(arguments)
         return ToolCall._checked(
             call_id, name, arguments_json, EMPTY, EMPTY if provider_data is None else provider_data
         )
