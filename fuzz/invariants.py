@@ -367,17 +367,21 @@ def check_sent_back(codec: Codec, messages: list[ChatMessage], *, may_refuse: bo
     raises a MessageError), from_request reads it back with every call, result and text (the
     OpenAI wire gives back the messages themselves, less is_error and provider data), and
     sending that again writes the same body."""
-    refusal: MessageError | None = None
     try:
         wire = codec.to_request(messages)
     except MessageError as error:
         refusal = error
-    if refusal is not None:
-        check_error(refusal)
-        assert may_refuse or (codec.name == "openai" and _parts_refused_by_role(messages)), (
-            f"{codec.name}.to_request refused {messages!r}: {refusal}"
-        )
+    else:
+        _check_read_back(codec, messages, wire)
         return
+    check_error(refusal)
+    assert may_refuse or (codec.name == "openai" and _parts_refused_by_role(messages)), (
+        f"{codec.name}.to_request refused {messages!r}: {refusal}"
+    )
+
+
+def _check_read_back(codec: Codec, messages: list[ChatMessage], wire: dict[str, Any]) -> None:
+    """What check_sent_back asks of ``wire``, the body to_request wrote for ``messages``."""
     text = wire_text(wire, f"{codec.name}.to_request")
     try:
         back = codec.from_request(json.loads(text))
@@ -720,18 +724,22 @@ def trim_once(messages: object, options: dict[str, Any]) -> None:
     """One trim call: the result is the system messages plus whole trailing units (a turn with the
     tool results after it) that fit the limits, in order, identical items; else a MessageError."""
     counter = _tokens if "max_tokens" in options else None
-    failure: MessageError | None = None
     try:
         kept = trim(messages, count_tokens=counter, **options)  # type: ignore[arg-type]  # any input
     except MessageError as error:
         failure = error
-    if failure is not None:
-        check_error(failure)
-        if isinstance(failure, InvalidTranscript):
-            assert failure.path in ("messages", "max_messages", "max_tokens", "start_on_user"), failure.path
-        else:
-            assert failure.path.startswith("messages["), f"trim error at {failure.path!r}"
+    else:
+        _check_kept(messages, options, kept)
         return
+    check_error(failure)
+    if isinstance(failure, InvalidTranscript):
+        assert failure.path in ("messages", "max_messages", "max_tokens", "start_on_user"), failure.path
+    else:
+        assert failure.path.startswith("messages["), f"trim error at {failure.path!r}"
+
+
+def _check_kept(messages: object, options: dict[str, Any], kept: object) -> None:
+    """What trim_once asks of ``kept``, what trim returned for ``messages`` with ``options``."""
     assert isinstance(messages, list | tuple)
     assert type(kept) is list
     where = {id(item): index for index, item in enumerate(messages)}

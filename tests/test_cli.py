@@ -863,7 +863,9 @@ def test_check_and_convert_refuse_arguments_an_object_would_change(
     assert status == 0
     assert json.loads(out) == gemini.to_request(messages, keep_invalid_arguments=True)
     assert gemini.from_request(json.loads(out))[1] == messages[1]
-    assert (gemini.from_request(json.loads(out))[1].tool_calls or ())[0].arguments_json == raw
+    turn = gemini.from_request(json.loads(out))[1]
+    assert turn.tool_calls is not None
+    assert turn.tool_calls[0].arguments_json == raw
 
 
 def test_convert_refuses_a_number_an_object_would_change(

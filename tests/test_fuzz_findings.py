@@ -36,7 +36,9 @@ def test_anthropic_snapshot_shows_arguments_given_whole_in_the_block_start() -> 
         }
     )
     assert stream.snapshot().tool_calls == (PartialToolCall("toolu_1", "get_weather", '{"city":"Paris"}'),)
-    (call,) = stream.message().tool_calls or ()
+    turn = stream.message()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert call.arguments_json == '{"city":"Paris"}'
 
 

@@ -25,7 +25,7 @@ from toolturns.providers import PROVIDERS
 def schema_of(hint: Any) -> dict[str, Any]:
     """The schema from_function gives a parameter ``x`` of type ``hint``."""
 
-    def f(x: hint) -> None:
+    def f(x: Any) -> None:  # its hint is ``hint``, set below: a type expression cannot name a variable
         """F."""
 
     f.__annotations__["x"] = hint

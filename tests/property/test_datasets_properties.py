@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from typing import Any
 
 from hypothesis import given
@@ -42,7 +43,7 @@ TOOLS = st.none() | st.lists(TOOL_DICTS, max_size=3)
 PADDED_KEYS = ("tool_calls", "tool_call_id", "name", "weight", "refusal", "is_error")
 
 
-def pad(messages: list[Any], keys: list[str]) -> list[Any]:
+def pad(messages: list[Any], keys: Sequence[str]) -> list[Any]:
     """The messages as Arrow gives them back: a null for each of ``keys`` a message dict lacks."""
     return [
         {**message, **{key: None for key in keys if key not in message}}

@@ -122,7 +122,8 @@ def test_a_streamed_tool_loop_through_the_anthropic_client() -> None:
     from_the_wire = [assembled(anthropic, stream_data(events)) for events in streams]
     assert loop.turns == [stream.message() for stream in from_the_wire]
     assert usages == [stream.usage for stream in from_the_wire]
-    (call,) = loop.turns[0].tool_calls or ()
+    assert loop.turns[0].tool_calls is not None
+    (call,) = loop.turns[0].tool_calls
     assert (call.id, call.arguments) == (
         "toolu_018acGYLtfR52q9yDbWaEdQZ",
         {"location": "San Francisco, CA", "units": "f"},
@@ -179,7 +180,8 @@ def test_run_loop_through_the_anthropic_client() -> None:
         )
 
     call_turn, answer = (anthropic.from_response(response) for response in responses)
-    (call,) = call_turn.tool_calls or ()
+    assert call_turn.tool_calls is not None
+    (call,) = call_turn.tool_calls
     failed = ChatMessage.tool_result(
         call.id, "get_weather failed: RuntimeError: Unexpected error, try again", is_error=True
     )

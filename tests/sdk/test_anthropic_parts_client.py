@@ -45,7 +45,8 @@ def test_a_tool_result_with_an_image_goes_through_the_anthropic_client() -> None
                 model=_MODEL, max_tokens=_MAX_TOKENS, **anthropic.to_request(history, tools=[_WEATHER])
             )
         )
-        (call,) = turn.tool_calls or ()
+        assert turn.tool_calls is not None
+        (call,) = turn.tool_calls
         result = ChatMessage.tool_result(
             call.id, [TextPart("68°F and sunny; the chart:"), ImagePart(data=_CHART, media_type="image/png")]
         )

@@ -123,7 +123,8 @@ def test_a_tool_loop_through_the_google_genai_client() -> None:
 
     assert server.sent == [sent_by_google_genai(body) for body in loop.bodies]
     assert loop.turns == [gemini.from_response(response) for response in responses]
-    (call,) = loop.turns[0].tool_calls or ()
+    assert loop.turns[0].tool_calls is not None
+    (call,) = loop.turns[0].tool_calls
     assert (call.name, call.arguments) == (
         "find_theaters",
         {"movie": "Barbie", "location": "Mountain View, CA"},

@@ -68,7 +68,8 @@ def test_a_tool_loop_through_the_openai_client() -> None:
 
     assert server.sent == [{"model": _MODEL, **body} for body in loop.bodies]
     assert loop.turns == [openai.from_response(response) for response in responses]
-    (call,) = loop.turns[0].tool_calls or ()
+    assert loop.turns[0].tool_calls is not None
+    (call,) = loop.turns[0].tool_calls
     assert (call.id, call.name, call.arguments) == (
         "call_IgqlTCby7lsxDXPIUPgkmAiq",
         "get_temperature",
@@ -116,7 +117,8 @@ def test_a_streamed_tool_loop_through_the_openai_client() -> None:
     from_the_wire = [assembled(openai, stream_data(chunks)) for chunks in streams]
     assert loop.turns == [stream.message() for stream in from_the_wire]
     assert usages == [stream.usage for stream in from_the_wire]
-    (call,) = loop.turns[0].tool_calls or ()
+    assert loop.turns[0].tool_calls is not None
+    (call,) = loop.turns[0].tool_calls
     assert (call.id, call.name, call.arguments) == (
         "call_ZR5UUuTt3pf61kjwAJIYdVMj",
         "get_capital",

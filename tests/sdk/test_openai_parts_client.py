@@ -51,7 +51,8 @@ def test_a_tool_that_returns_an_image_through_the_openai_client() -> None:
                 history.append(ChatMessage.tool_result(call.id, [ImagePart(url=_LOOP["image_url"])]))
 
     assert server.sent == [{"model": _MODEL, **body} for body in bodies]
-    (call,) = history[1].tool_calls or ()
+    assert history[1].tool_calls is not None
+    (call,) = history[1].tool_calls
     assert (call.id, call.name) == ("call_SY4nJzPqIcu9XbctxNUfIwyo", "get_image")
     assert server.sent[1]["messages"] == [
         {"role": "user", "content": [{"type": "text", "text": _LOOP["prompt"]}]},

@@ -91,7 +91,8 @@ def test_a_tool_loop_with_reasoning_through_the_responses_client() -> None:
 
     assert server.sent == [{"model": _MODEL, **_NOT_STORED, **body} for body in loop.bodies]
     assert loop.turns == [responses.from_response(reasoning_then_call), responses.from_response(answer)]
-    (call,) = loop.turns[0].tool_calls or ()
+    assert loop.turns[0].tool_calls is not None
+    (call,) = loop.turns[0].tool_calls
     assert (call.id, call.name, call.arguments) == ("call_LUBOONF2cY8HDQdBwiEQ9fk1", "lookupCode", {})
     reasoning, function_call = reasoning_then_call["output"]
     assert server.sent[1]["input"] == [
@@ -113,7 +114,9 @@ def test_the_recorded_tool_calling_request_is_what_the_client_sends() -> None:
         response = client.responses.create(model=request["model"], input=body["input"], tools=body["tools"])
 
     assert server.sent == [request]
-    (call,) = responses.from_response(response).tool_calls or ()
+    turn = responses.from_response(response)
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert (call.id, call.name, call.arguments) == (
         "call_In5iIk9f6NxYKBb54Jd1tMmI",
         "get_weather",
@@ -155,7 +158,9 @@ def test_the_stream_helpers_events_assemble_to_its_final_response() -> None:
     assert stream.message() == _from_the_wire("stream_function_call").message()
     assert (stream.ended, stream.finish_reason) == (True, "completed")
     assert responses.finish_reason(final) == "completed"
-    (call,) = stream.message().tool_calls or ()
+    turn = stream.message()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert (call.id, call.name, call.arguments) == (
         "call_2FQdm3Br7Qb35YUBSkDR7kue",
         "get_weather",
@@ -198,7 +203,8 @@ def test_a_streamed_reasoning_item_is_the_one_output_item_done_brought() -> None
         {**whole_reasoning, "encrypted_content": ""},
     )
     for turn in (streamed, whole):
-        (call,) = turn.tool_calls or ()
+        assert turn.tool_calls is not None
+        (call,) = turn.tool_calls
         history = [ChatMessage.user(_PROMPT), turn, ChatMessage.tool_result(call.id, "4217")]
         assert check_transcript(history, target="responses") == []
 
@@ -289,7 +295,9 @@ def test_streamed_arguments_cut_anywhere_arrive_whole_through_the_client(city: s
     *deltas, done, item_done, completed = sdk_events
     stream = assembled(responses, deltas)  # the call as its deltas alone build it
     (partial,) = stream.snapshot().tool_calls
-    (call,) = stream.message().tool_calls or ()
+    turn = stream.message()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert partial.arguments_json == call.arguments_json == arguments
     assert call.arguments == {"city": city}
     for event in (done, item_done, completed):

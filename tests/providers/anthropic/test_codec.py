@@ -179,7 +179,8 @@ def test_tool_use_response_reads_the_call() -> None:
     """A response with only a tool_use block is an assistant turn with content '' and the decoded call."""
     turn = anthropic.from_response(BY_ID["anthropic-tool-use-response"]["data"])
     assert turn.content == ""
-    (call,) = turn.tool_calls or ()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert (call.id, call.name, call.arguments) == (
         "toolu_01A9HHF5Ezy3oBrKmSgfASm9",
         "get_weather",
@@ -434,7 +435,8 @@ def test_keep_invalid_arguments_wraps_and_restores_raw_text(raw: str) -> None:
     assert body["messages"][0]["content"][0]["input"] == {"_toolturns_raw_arguments": raw}
     (read,) = anthropic.from_request(body)
     assert read == turn
-    assert (read.tool_calls or ())[0].arguments_json == raw
+    assert read.tool_calls is not None
+    assert read.tool_calls[0].arguments_json == raw
 
 
 # Argument text an object would not carry as it is: (text, where, what).
@@ -474,7 +476,8 @@ def test_arguments_an_object_would_change_are_refused_or_sent_wrapped(
     assert body["messages"][1]["content"][0]["input"] == {"_toolturns_raw_arguments": raw}
     read = anthropic.from_request(json.loads(json.dumps(body)))
     assert read == messages
-    assert (read[1].tool_calls or ())[0].arguments_json == raw
+    assert read[1].tool_calls is not None
+    assert read[1].tool_calls[0].arguments_json == raw
 
 
 def test_numbers_an_object_carries_exactly_are_sent_as_they_are() -> None:

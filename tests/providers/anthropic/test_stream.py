@@ -300,6 +300,7 @@ def test_call_without_argument_deltas_has_empty_arguments() -> None:
         STOP,
     ]
     message = assemble(events).message()
+    assert message.tool_calls is not None
     assert message.tool_calls == (ToolCall("toolu_1", "get_time"),)
     assert message.tool_calls[0].arguments_json == "{}"
 

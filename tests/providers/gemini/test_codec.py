@@ -440,7 +440,8 @@ def test_arguments_an_object_would_change_are_refused_or_sent_wrapped(
     assert body["contents"][1]["parts"][0]["functionCall"]["args"] == {RAW_ARGUMENTS_KEY: raw}
     read = gemini.from_request(json.loads(json.dumps(body)))
     assert read == messages
-    assert (read[1].tool_calls or ())[0].arguments_json == raw
+    assert read[1].tool_calls is not None
+    assert read[1].tool_calls[0].arguments_json == raw
 
 
 # -- ids ------------------------------------------------------------------------------------

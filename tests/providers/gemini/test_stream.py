@@ -409,7 +409,9 @@ def test_a_snapshot_before_the_response_id_came_is_updated_when_it_comes() -> No
     assembler = assemble([chunk(CALL, response_id=None)])
     before = assembler.snapshot().tool_calls[0].id
     assembler.feed(chunk({"text": "Done."}, finish="STOP"))
-    (call,) = assembler.message().tool_calls or ()
+    turn = assembler.message()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert assembler.snapshot().tool_calls[0].id == call.id != before
     assert call == gemini.from_response(whole([CALL, {"text": "Done."}])).tool_calls[0]  # type: ignore[index]
 

@@ -272,7 +272,8 @@ def test_arguments_an_object_would_change_are_refused_or_sent_wrapped(
     assert body["messages"][1]["tool_calls"][0]["function"]["arguments"] == {RAW_ARGUMENTS_KEY: raw}
     back = ollama.from_request(json.loads(json.dumps(body)))
     assert back == messages
-    assert (back[1].tool_calls or ())[0].arguments_json == raw
+    assert back[1].tool_calls is not None
+    assert back[1].tool_calls[0].arguments_json == raw
 
 
 def test_generated_ids_are_never_sent() -> None:
@@ -645,6 +646,7 @@ def test_tool_calls_read_with_object_arguments() -> None:
             )
         ]
     )
+    assert turn.tool_calls is not None
     assert turn.tool_calls == (ToolCall("c1", "f", {"a": [1, 2.5]}), ToolCall("c2", "g"))
     assert all(not c.provider_data for c in turn.tool_calls)
 
@@ -662,20 +664,23 @@ def test_empty_arguments_are_no_arguments(arguments: Any, text: str) -> None:
     """Missing, null, {}, "" and "null" arguments all mean no arguments."""
     function: dict[str, Any] = {"name": "f"} if arguments is None else {"name": "f", "arguments": arguments}
     [turn] = ollama.from_request([assistant({"id": "c1", "function": function})])
-    assert (turn.tool_calls or ())[0].arguments_json == text
+    assert turn.tool_calls is not None
+    assert turn.tool_calls[0].arguments_json == text
 
 
 def test_string_arguments_are_kept_as_raw_text() -> None:
     """Arguments sent as a string (some clients do) are kept byte-for-byte, even when malformed."""
     for text in ('{ "city" : "Paris" }', '{"city": "Par', "[1]"):
         [turn] = ollama.from_request([assistant({"id": "c1", "function": {"name": "f", "arguments": text}})])
-        assert (turn.tool_calls or ())[0].arguments_json == text
+        assert turn.tool_calls is not None
+        assert turn.tool_calls[0].arguments_json == text
 
 
 def test_wrapped_raw_arguments_read_back_as_text() -> None:
     """{'_toolturns_raw_arguments': text} (what keep_invalid_arguments sends) reads back as the text."""
     [turn] = ollama.from_request([assistant(native_call("f", {RAW_ARGUMENTS_KEY: '{"a": 1,}'}))])
-    assert (turn.tool_calls or ())[0].arguments_json == '{"a": 1,}'
+    assert turn.tool_calls is not None
+    assert turn.tool_calls[0].arguments_json == '{"a": 1,}'
 
 
 @pytest.mark.parametrize(
@@ -783,7 +788,8 @@ def test_unmodelled_call_and_function_keys_are_kept() -> None:
             )
         ]
     )
-    [read] = turn.tool_calls or ()
+    assert turn.tool_calls is not None
+    [read] = turn.tool_calls
     assert read.provider_data == {"ollama": {"keys": {"x": 1}, "nested": {"function": {"y": "z"}}}}
     assert not read.extra
 
@@ -822,13 +828,16 @@ def test_generated_ids_do_not_depend_on_argument_layout() -> None:
     """Arguments as an object or as text of the same value give the same generated id."""
     as_object = ollama.from_request([assistant(native_call("f", {"a": 1, "b": 2}))])
     as_text = ollama.from_request([assistant(native_call("f", '{ "b": 2, "a": 1 }'))])
-    assert (as_object[0].tool_calls or ())[0].id == (as_text[0].tool_calls or ())[0].id
+    assert as_object[0].tool_calls is not None
+    assert as_text[0].tool_calls is not None
+    assert as_object[0].tool_calls[0].id == as_text[0].tool_calls[0].id
 
 
 def test_real_ids_are_kept_and_not_marked() -> None:
     """A call's own id is kept as it is and not marked as generated."""
     [turn] = ollama.from_request([assistant(native_call("f", id="call_x1y2z3w4"))])
-    [read] = turn.tool_calls or ()
+    assert turn.tool_calls is not None
+    [read] = turn.tool_calls
     assert read.id == "call_x1y2z3w4"
     assert not is_generated_id(read, "ollama")
 
@@ -995,7 +1004,10 @@ def test_response_ids_are_seeded_with_created_at() -> None:
     again = ollama.from_response(response("2025-07-07T20:32:53Z"))
     later = ollama.from_response(response("2025-07-07T20:33:10Z"))
     bare = ollama.from_response(response(None))
-    ids = [(m.tool_calls or ())[0].id for m in (first, again, later, bare)]
+    ids: list[str] = []
+    for m in (first, again, later, bare):
+        assert m.tool_calls is not None
+        ids.append(m.tool_calls[0].id)
     assert ids[0] == ids[1]
     assert len({ids[0], ids[2], ids[3]}) == 3
     assert first == again
@@ -1125,7 +1137,8 @@ def test_nonstream_response_example_fields() -> None:
     """ollama-nonstream-tool-call-response: one get_weather call for Tokyo, with a generated id."""
     example = next(e for e in RESPONSE_EXAMPLES if e["id"] == "ollama-nonstream-tool-call-response")
     turn = ollama.from_response(example["data"])
-    [read] = turn.tool_calls or ()
+    assert turn.tool_calls is not None
+    [read] = turn.tool_calls
     assert (turn.content, read.name, read.arguments) == ("", "get_weather", {"city": "Tokyo"})
     assert is_generated_id(read, "ollama")
 

@@ -127,7 +127,9 @@ def test_the_media_type_is_read_from_the_first_bytes(data: str, media_type: str)
     """PNG, JPEG, GIF and WebP are told apart by their signatures; the data is kept as given."""
     [message] = ollama.from_request([{"role": "user", "content": "", "images": [data]}])
     assert message.content == (ImagePart(data=data, media_type=media_type),)
-    assert message.content[0].data is data  # not copied
+    image = message.content[0]
+    assert isinstance(image, ImagePart)
+    assert image.data is data  # not copied
 
 
 def test_only_a_short_prefix_is_decoded() -> None:

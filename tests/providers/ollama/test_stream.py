@@ -95,7 +95,9 @@ def test_golden_stream_from_ndjson_lines() -> None:
     (example,) = [e for e in EXAMPLES if e["id"] == "ollama-stream-tool-call"]
     lines = "".join(json.dumps(one) + "\n" for one in example["data"]).splitlines()
     stream = assemble([json.loads(line) for line in lines])
-    (call,) = stream.message().tool_calls or ()
+    turn = stream.message()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert (call.name, call.arguments) == ("get_weather", {"city": "Tokyo"})
     assert (stream.finish_reason, stream.usage and stream.usage["eval_count"]) == ("stop", 15)
 
@@ -116,12 +118,18 @@ def test_golden_stream_with_id_keeps_it() -> None:
 def test_generated_ids_are_seeded_like_from_response_with_the_last_created_at() -> None:
     """Calls without id get from_response's ids for the whole response, whose created_at is the last chunk's."""
     items = [item(calls=[WEATHER], created_at="t1"), item(done=True, created_at="t2", done_reason="stop")]
-    (call,) = assemble(items).message().tool_calls or ()
+    turn = assemble(items).message()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     whole = {"created_at": "t2", "message": {"role": "assistant", "content": "", "tool_calls": [WEATHER]}}
-    assert call == (ollama.from_response(whole).tool_calls or ())[0]
+    read_whole = ollama.from_response(whole)
+    assert read_whole.tool_calls is not None
+    assert call == read_whole.tool_calls[0]
     assert is_generated_id(call, "ollama")
     first = {**whole, "created_at": "t1"}
-    assert call.id != (ollama.from_response(first).tool_calls or ())[0].id
+    read_first = ollama.from_response(first)
+    assert read_first.tool_calls is not None
+    assert call.id != read_first.tool_calls[0].id
 
 
 def test_calls_on_several_chunks_keep_their_order_and_positions() -> None:

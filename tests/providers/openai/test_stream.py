@@ -312,7 +312,9 @@ def test_call_extra_keys_are_kept() -> None:
     """Keys of a call delta this codec does not model are kept in the call's extra, like from_dict keeps them."""
     google = {"google": {"thought_signature": "c2ln"}}
     items = [calls_chunk(call_delta(0, "call_1", "f", "{}", extra_content=google, other=None))]
-    (call,) = message(items).tool_calls or ()
+    turn = message(items)
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert call == ToolCall.from_dict(
         {"id": "call_1", "function": {"name": "f", "arguments": "{}"}, "extra_content": google}
     )
@@ -499,7 +501,9 @@ def test_truncated_by_length_keeps_the_partial_arguments() -> None:
     """finish_reason 'length' mid-arguments: the raw partial text is kept, .arguments raises, ended is true."""
     items = [calls_chunk(call_delta(0, "call_1", "f", '{"city": "Pa')), chunk({}, "length")]
     stream = assemble(items)
-    (call,) = stream.message().tool_calls or ()
+    turn = stream.message()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert call.arguments_json == '{"city": "Pa'
     with pytest.raises(InvalidArguments) as caught:
         _ = call.arguments
@@ -511,7 +515,9 @@ def test_stream_cut_off_without_a_final_chunk() -> None:
     """No finish_reason at all: ended is false, finish_reason None, the partial text kept."""
     stream = assemble([calls_chunk(call_delta(0, "call_1", "f", '{"a": [1, 2'))])
     assert (stream.ended, stream.finish_reason) == (False, None)
-    (call,) = stream.message().tool_calls or ()
+    turn = stream.message()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert call.arguments_json == '{"a": [1, 2'
 
 

@@ -337,7 +337,8 @@ def test_a_real_text_response_reads_as_one_turn_its_id_kept() -> None:
 def test_a_real_function_call_response_keeps_its_item_id_and_status() -> None:
     body = golden("response_function_call")
     turn = responses.from_response(sdk.Response.model_validate(without_usage(body)))
-    (call,) = turn.tool_calls or ()
+    assert turn.tool_calls is not None
+    (call,) = turn.tool_calls
     assert (call.id, call.name, call.arguments) == (
         "call_In5iIk9f6NxYKBb54Jd1tMmI",
         "get_weather",
