@@ -280,6 +280,34 @@ def test_rejects_duplicate_call_ids_in_one_turn() -> None:
     assert caught.value.path == "tool_calls[2].id"
 
 
+@pytest.mark.parametrize(
+    ("count", "first", "later"),
+    [(count, first, later) for count in range(2, 6) for later in range(count) for first in range(later)],
+)
+def test_every_repeated_call_id_is_refused_at_the_later_call(count: int, first: int, later: int) -> None:
+    """Whichever two calls of a turn share an id (two, three and more calls are tested in
+    different ways before a turn is built), reading or building it names the later one."""
+    ids = [f"call_{number}" for number in range(count)]
+    ids[later] = ids[first]
+    wire = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {"id": call_id, "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            for call_id in ids
+        ],
+    }
+    expected = (
+        f"tool_calls[{later}].id: must be unique within the message (tool_calls[{first}] has it too), "
+        f"got {ids[first]!r}"
+    )
+    with pytest.raises(InvalidMessage) as read:
+        ChatMessage.from_dict(wire)
+    with pytest.raises(InvalidMessage) as built:
+        ChatMessage.assistant_tool_calls([call(call_id, "f") for call_id in ids])
+    assert str(read.value) == str(built.value) == expected
+
+
 def test_accepts_distinct_call_ids_with_the_same_tool() -> None:
     """Two calls of the same tool with different ids are fine."""
     message = ChatMessage.assistant_tool_calls([call("call_1"), call("call_2")])

@@ -578,7 +578,19 @@ def _read(cls: type[ChatMessage], data: object) -> ChatMessage:
 def unique_ids(calls: Sequence[ToolCall]) -> bool:
     """Whether no two of ``calls`` share an id, as ``_check_tool_calls`` requires: the test a
     reader makes before building a turn at once (the general way says which call repeats one)."""
-    return len(calls) < 2 or len({call.id for call in calls}) == len(calls)
+    count = len(calls)
+    if count < 2:
+        return True
+    # Two and three calls, most turns that make more than one, compared in place: a set
+    # comprehension costs a function call of its own (before Python 3.12).
+    if count == 2:
+        first, second = calls
+        return first.id != second.id
+    if count == 3:
+        first, second, third = calls
+        one, two, three = first.id, second.id, third.id
+        return one != two and one != three and two != three
+    return len({call.id for call in calls}) == count
 
 
 def _distinct_calls(calls: list[Any] | tuple[Any, ...]) -> tuple[ToolCall, ...] | None:
