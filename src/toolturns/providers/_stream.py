@@ -356,14 +356,22 @@ class Assembler(ABC):
         if type(item) is not dict:
             item = dumped(item)  # an SDK's chunk or event object
         if self._ended and not self._accepts_after_end(item):
-            raise InvalidStream(f"item[{self._fed}]", "must not follow the end of the stream", describe(item))
+            raise InvalidStream(
+                f"item[{self._items_fed()}]", "must not follow the end of the stream", describe(item)
+            )
         if type(item) is not dict:
-            raise InvalidStream(f"item[{self._fed}]", "must be an object", describe(item))
+            raise InvalidStream(f"item[{self._items_fed()}]", "must be an object", describe(item))
         try:
             self._feed(item)
         except MessageError as error:  # try, not `with at()`: this runs once per chunk
-            raise error.with_prefix(f"item[{self._fed}]") from None  # the path made only when needed
+            raise error.with_prefix(f"item[{self._items_fed()}]") from None  # the path made only when needed
         self._fed += 1
+
+    def _items_fed(self) -> int:
+        """How many items were taken: where the next one is (``item[N]``). Each one ``feed``
+        takes counts itself in ``_fed``; a subclass whose fast path counts its items another
+        way says how here."""
+        return self._fed
 
     def _end_with(self, reason: object, path: str) -> None:
         """The provider said why it stopped (a string at ``path``): record it and end the stream."""
@@ -391,7 +399,7 @@ class Assembler(ABC):
         ...
         toolturns.InvalidStream: has no items yet: feed the stream before asking for its message
         """
-        if not self._fed:
+        if not self._items_fed():
             raise InvalidStream("", "has no items yet: feed the stream before asking for its message")
         return self._build()
 

@@ -290,6 +290,44 @@ def test_a_fragment_at_an_index_only_equal_to_the_calls_is_refused(index: object
     )
 
 
+def _mixed_stream() -> list[dict[str, Any]]:
+    """Chunks of every way in: the general path (the role chunk, a chunk with two keys),
+    the fast path's call start, text and argument fragments (one of them empty), again."""
+    return [
+        chunk({"role": "assistant", "content": None}),
+        chunk({"content": "Let me "}),
+        chunk({"content": ""}),
+        chunk({"content": "check.", "refusal": None}),
+        calls_chunk(call_delta(0, "call_1", "get_weather", "")),
+        calls_chunk(call_delta(0, arguments='{"city"')),
+        calls_chunk(call_delta(0, arguments="")),
+        calls_chunk(call_delta(0, arguments=': "Paris"}', extra_key=None)),
+        calls_chunk(call_delta(1, "call_2", "get_time", '{"city": ')),
+        calls_chunk(call_delta(1, arguments='"Lyon"}')),
+    ]
+
+
+@pytest.mark.parametrize("bad", range(len(_mixed_stream()) + 1))
+def test_an_error_names_the_item_it_is_in_however_the_ones_before_were_taken(bad: int) -> None:
+    """The fast path counts its chunks by the fragments it keeps, the general path its own:
+    an error's item[N] is the bad chunk's position all the same, after any mix of them."""
+    items: list[Any] = [*_mixed_stream()[:bad], {"choices": 5}]
+    stream = openai.StreamAssembler()
+    for item in items[:-1]:
+        stream.feed(item)
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed(items[-1])
+    assert str(caught.value) == f"item[{bad}].choices: must be an array, got 5"
+
+
+def test_a_stream_whose_only_chunk_took_the_fast_path_has_a_message() -> None:
+    """A compatible server's first chunk may be a bare text fragment (no id, no role):
+    it is an item fed, so message() has a turn to give."""
+    stream = openai.StreamAssembler()
+    stream.feed({"choices": [{"index": 0, "delta": {"content": ""}, "finish_reason": None}]})
+    assert stream.message() == ChatMessage.assistant("")
+
+
 def test_deltas_without_index_or_id_are_keyed_by_order() -> None:
     """Deltas with neither index nor id are keyed by their position in the chunk's tool_calls."""
     items = [

@@ -129,6 +129,9 @@ class StreamAssembler(Assembler):
         self._response_id: str | None = None
         self._seen_choice = False
         self._text: list[str] = []
+        # The fragments appended by the general path (and _start_call), which counts its
+        # items in _fed: every other fragment is a chunk the fast path took (_items_fed).
+        self._appended = 0
         # Other keys of the delta, in the order they first came: text keys
         # concatenate, arrays extend, any other value must stay the same.
         self._others = OtherKeys(extend_arrays=True)
@@ -179,8 +182,8 @@ class StreamAssembler(Assembler):
                     if "content" in delta:
                         content = delta["content"]
                         if type(content) is str:
-                            self._text.append(content)  # which says the choice was seen
-                            self._fed += 1
+                            # Which says the choice was seen, and counts the chunk (_items_fed).
+                            self._text.append(content)
                             return
                     tool_calls = delta["tool_calls"]
                     (call_delta,) = tool_calls if type(tool_calls) is list else _NONE
@@ -197,9 +200,7 @@ class StreamAssembler(Assembler):
                             or equal_int(call_index, call.index)
                         )
                     ):
-                        if fragment:
-                            call.fragments.append(fragment)
-                        self._fed += 1
+                        call.fragments.append(fragment)  # "" too: it counts the chunk (_items_fed)
                         return
                     if (  # a call's first delta: its index (no call's yet), id, type, name
                         type(function) is dict
@@ -222,6 +223,12 @@ class StreamAssembler(Assembler):
                 pass
         super().feed(item)
 
+    def _items_fed(self) -> int:
+        # The fast path counts a fragment's chunk by appending it: a counter of its own
+        # would cost a quarter of taking the fragment (26 ns of about 340).
+        fragments = len(self._text) + sum(len(call.fragments) for call in self._calls)
+        return self._fed + fragments - self._appended
+
     def _start_call(self, index: int, call_id: str, name: str, fragment: str) -> None:
         # What the general path does with a call's first delta at an index no call has
         # (_feed_choice, _feed_call): _call_for makes the call, with its id and name.
@@ -229,6 +236,7 @@ class StreamAssembler(Assembler):
         call = self._call_for(index, call_id, name, 0)
         if fragment:
             call.fragments.append(fragment)
+            self._appended += 1
         self._current = call
         self._touched.append(call)
 
@@ -310,6 +318,7 @@ class StreamAssembler(Assembler):
                         "content", "must be a string (a fragment of the text)", describe(value)
                     )
                 self._text.append(value)
+                self._appended += 1
             elif key == "tool_calls":
                 if not isinstance(value, list):
                     raise InvalidStream("tool_calls", "must be an array", describe(value))
@@ -348,6 +357,7 @@ class StreamAssembler(Assembler):
         try:
             if arguments:
                 call.fragments.append(arguments)
+                self._appended += 1
             # The latest value of each key: a call's extra key is not streamed text.
             for key, value in delta.items():
                 if key not in _CALL_DELTA_KEYS and value is not None:
