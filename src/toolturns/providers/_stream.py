@@ -399,7 +399,7 @@ class Assembler(ABC):
         ...
         toolturns.InvalidStream: has no items yet: feed the stream before asking for its message
         """
-        if not self._items_fed():
+        if not self._fed and not self._items_fed():  # _fed first: it is enough for most streams
             raise InvalidStream("", "has no items yet: feed the stream before asking for its message")
         return self._build()
 
