@@ -397,6 +397,18 @@ def test_stream_with_no_text_and_no_calls_is_an_empty_turn() -> None:
     ) == ChatMessage.assistant("")
 
 
+@pytest.mark.parametrize("response_id", [None, "chatcmpl-1"])
+def test_a_stream_of_only_its_closing_chunk_is_an_empty_turn(response_id: str | None) -> None:
+    """The closing chunk alone (an empty delta for the choice, and its finish_reason) is a
+    delta seen: an empty assistant turn that stopped, whichever way the chunk is taken."""
+    closing = chunk({}, "stop")
+    if response_id is None:
+        del closing["id"]  # no id to seed call ids with: nothing for the general path to read
+    stream = assemble([closing])
+    assert stream.message() == ChatMessage.assistant("")
+    assert (stream.finish_reason, stream.ended) == ("stop", True)
+
+
 def test_null_delta_and_missing_choice_index() -> None:
     """A null delta carries nothing; a choice without index is choice 0."""
     item = {"choices": [{"delta": {"content": "a"}}]}

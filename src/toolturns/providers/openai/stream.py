@@ -169,8 +169,6 @@ class StreamAssembler(Assembler):
                 delta = entry["delta"] if type(entry) is dict else None
                 if (
                     type(delta) is dict
-                    and len(delta) == 1
-                    and entry["finish_reason"] is None
                     # OpenAI always sends the index. The very int first (so never True);
                     # past the ints CPython keeps one object of, equal_int compares.
                     and ((index := entry["index"]) is self._choice or equal_int(index, self._choice))
@@ -179,46 +177,53 @@ class StreamAssembler(Assembler):
                     # The first id seeds made-up call ids: the general path reads it.
                     and (self._response_id is not None or "id" not in item)
                 ):
-                    if "content" in delta:
-                        content = delta["content"]
-                        if type(content) is str:
-                            # Which says the choice was seen, and counts the chunk (_items_fed).
-                            self._text.append(content)
-                            return
-                    tool_calls = delta["tool_calls"]
-                    (call_delta,) = tool_calls if type(tool_calls) is list else _NONE
-                    function = call_delta["function"] if type(call_delta) is dict else None
-                    call = self._current
-                    if (
-                        type(function) is dict
-                        and len(function) == 1
-                        and len(call_delta) == 2
-                        and type(fragment := function["arguments"]) is str
-                        and call is not None
-                        and (  # the very int first, as the choice's
-                            (call_index := call_delta["index"]) is call.index
-                            or equal_int(call_index, call.index)
-                        )
-                    ):
-                        call.fragments.append(fragment)  # "" too: it counts the chunk (_items_fed)
-                        return
-                    if (  # a call's first delta: its index (no call's yet), id, type, name
-                        type(function) is dict
-                        and len(function) == 2
-                        and len(call_delta) == 4
-                        and type(call_index := call_delta["index"]) is int
-                        and call_index >= 0
-                        and call_index not in self._by_index
-                        and call_delta["type"] == "function"
-                        and type(call_id := call_delta["id"]) is str
-                        and call_id
-                        and type(name := function["name"]) is str
-                        and name
-                        and type(fragment := function["arguments"]) is str
-                    ):
-                        self._start_call(call_index, call_id, name, fragment)
+                    if not delta and type(reason := entry["finish_reason"]) is str:
+                        # The closing chunk: an empty delta and why the choice stopped.
+                        self._seen_choice = True
+                        self._end_with(reason, "finish_reason")
                         self._fed += 1
                         return
+                    if len(delta) == 1 and entry["finish_reason"] is None:
+                        if "content" in delta:
+                            content = delta["content"]
+                            if type(content) is str:
+                                # Which says the choice was seen, and counts the chunk (_items_fed).
+                                self._text.append(content)
+                                return
+                        tool_calls = delta["tool_calls"]
+                        (call_delta,) = tool_calls if type(tool_calls) is list else _NONE
+                        function = call_delta["function"] if type(call_delta) is dict else None
+                        call = self._current
+                        if (
+                            type(function) is dict
+                            and len(function) == 1
+                            and len(call_delta) == 2
+                            and type(fragment := function["arguments"]) is str
+                            and call is not None
+                            and (  # the very int first, as the choice's
+                                (call_index := call_delta["index"]) is call.index
+                                or equal_int(call_index, call.index)
+                            )
+                        ):
+                            call.fragments.append(fragment)  # "" too: it counts the chunk (_items_fed)
+                            return
+                        if (  # a call's first delta: its index (no call's yet), id, type, name
+                            type(function) is dict
+                            and len(function) == 2
+                            and len(call_delta) == 4
+                            and type(call_index := call_delta["index"]) is int
+                            and call_index >= 0
+                            and call_index not in self._by_index
+                            and call_delta["type"] == "function"
+                            and type(call_id := call_delta["id"]) is str
+                            and call_id
+                            and type(name := function["name"]) is str
+                            and name
+                            and type(fragment := function["arguments"]) is str
+                        ):
+                            self._start_call(call_index, call_id, name, fragment)
+                            self._fed += 1
+                            return
             except Exception:  # any failure only means "not a plain fragment"
                 pass
         super().feed(item)
