@@ -500,7 +500,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # One assembly a sample for both sizes: ten small ones back to back would run on the
         # memory the one before freed, which one large assembly cannot (both contenders
         # measured 12-14x that way in the fifteenth session, against about 10x this way).
-        sizes = measure(row, repeat=scale_repeat, seconds=0.0)
+        sizes = measure(row, repeat=scale_repeat, seconds=seconds, number=1)
         of_minima, median = _scale(sizes)
         scales.append(median)
         print(

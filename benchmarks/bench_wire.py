@@ -721,10 +721,11 @@ def _calls_per_sample(function: Callable[[], object], seconds: float) -> int:
         number *= 10
 
 
-def measure(row: Row, *, repeat: int, seconds: float) -> Result:
-    """Time both contenders, alternating which one goes first in each round."""
+def measure(row: Row, *, repeat: int, seconds: float, number: int | None = None) -> Result:
+    """Time both contenders, alternating which one goes first in each round: ``number`` calls a
+    sample (by default as many as make a sample last about ``seconds``)."""
     contenders = (row.toolturns, row.baseline)
-    numbers = [_calls_per_sample(function, seconds) for function in contenders]
+    numbers = [number or _calls_per_sample(function, seconds) for function in contenders]
     samples: list[list[float]] = [[], []]
     for round_ in range(repeat):
         order = (0, 1) if round_ % 2 == 0 else (1, 0)

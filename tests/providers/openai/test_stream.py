@@ -307,17 +307,65 @@ def _mixed_stream() -> list[dict[str, Any]]:
     ]
 
 
-@pytest.mark.parametrize("bad", range(len(_mixed_stream()) + 1))
-def test_an_error_names_the_item_it_is_in_however_the_ones_before_were_taken(bad: int) -> None:
-    """The fast path counts its chunks by the fragments it keeps, the general path its own:
-    an error's item[N] is the bad chunk's position all the same, after any mix of them."""
-    items: list[Any] = [*_mixed_stream()[:bad], {"choices": 5}]
+def _fed_until_refused(items: list[Any]) -> InvalidStream:
+    """The error of the last of ``items``, the others fed first."""
     stream = openai.StreamAssembler()
     for item in items[:-1]:
         stream.feed(item)
     with pytest.raises(InvalidStream) as caught:
         stream.feed(items[-1])
+    return caught.value
+
+
+@pytest.mark.parametrize("bad", range(len(_mixed_stream()) + 1))
+def test_an_error_names_the_item_it_is_in_however_the_ones_before_were_taken(bad: int) -> None:
+    """The fast path counts its chunks by the fragments it keeps, the general path its own:
+    an error's item[N] is the bad chunk's position all the same, after any mix of them."""
+    error = _fed_until_refused([*_mixed_stream()[:bad], {"choices": 5}])
+    assert str(error) == f"item[{bad}].choices: must be an array, got 5"
+
+
+def _too_deep() -> list[Any]:
+    value: list[Any] = []
+    for _ in range(2_000):
+        value = [value]
+    return value
+
+
+_HALF_TAKEN = {
+    # The delta's content appended, then its role refused.
+    "text": (chunk({"content": "x", "role": "user"}), ".choices[0].delta.role: must be 'assistant'"),
+    # The call's fragment appended, then a key of its own refused (nested past the JSON limit).
+    "arguments": (
+        calls_chunk(call_delta(0, arguments="x", extra_key=_too_deep())),
+        ".choices[0].delta.tool_calls[0].extra_key: ",
+    ),
+}
+
+
+@pytest.mark.parametrize("half", sorted(_HALF_TAKEN))
+@pytest.mark.parametrize("bad", range(len(_mixed_stream()) + 1))
+def test_a_chunk_refused_after_it_kept_a_fragment_is_not_counted(bad: int, half: str) -> None:
+    """A chunk whose fragment the general path appended before a later key was refused is
+    refused whole: the chunk after it is at the same position."""
+    half_taken, refusal = _HALF_TAKEN[half]
+    stream = openai.StreamAssembler()
+    for item in _mixed_stream()[:bad]:
+        stream.feed(item)
+    with pytest.raises(InvalidStream) as first:
+        stream.feed(half_taken)
+    assert str(first.value).startswith(f"item[{bad}]{refusal}")
+    with pytest.raises(InvalidStream) as caught:
+        stream.feed({"choices": 5})
     assert str(caught.value) == f"item[{bad}].choices: must be an array, got 5"
+
+
+def test_after_the_closing_chunk_an_item_for_the_choice_names_its_position() -> None:
+    """The closing chunk (taken at once) counts as an item: what follows it is at the next
+    position, refused for following the end."""
+    items = [*_mixed_stream(), chunk({}, "tool_calls"), chunk({"content": "more"})]
+    error = _fed_until_refused(items)
+    assert str(error).startswith(f"item[{len(items) - 1}]: must not follow the end of the stream")
 
 
 def test_a_stream_whose_only_chunk_took_the_fast_path_has_a_message() -> None:
@@ -397,14 +445,43 @@ def test_stream_with_no_text_and_no_calls_is_an_empty_turn() -> None:
     ) == ChatMessage.assistant("")
 
 
-@pytest.mark.parametrize("response_id", [None, "chatcmpl-1"])
-def test_a_stream_of_only_its_closing_chunk_is_an_empty_turn(response_id: str | None) -> None:
-    """The closing chunk alone (an empty delta for the choice, and its finish_reason) is a
-    delta seen: an empty assistant turn that stopped, whichever way the chunk is taken."""
+@pytest.mark.parametrize("seeded", [False, True])
+def test_a_closing_chunk_alone_is_an_empty_turn_taken_at_once(
+    seeded: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The closing chunk (an empty delta for the choice, and its finish_reason) is a delta
+    seen: an empty assistant turn that stopped. Without an id, or once an id seeded the
+    calls' made-up ids, it is taken at once (the general path is never asked)."""
+    stream = openai.StreamAssembler()
+    if seeded:
+        stream.feed(chunk({"role": "assistant"}))  # the general way: it reads the id
     closing = chunk({}, "stop")
-    if response_id is None:
-        del closing["id"]  # no id to seed call ids with: nothing for the general path to read
+    if not seeded:
+        del closing["id"]
+    general: list[object] = []
+    monkeypatch.setattr(openai.StreamAssembler, "_feed", lambda self, item: general.append(item))
+    stream.feed(closing)
+    assert general == []
+    assert stream.message() == ChatMessage.assistant("")
+    assert (stream.finish_reason, stream.ended) == ("stop", True)
+
+
+def test_a_closing_chunk_with_an_id_not_yet_read_goes_the_general_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The stream's first id seeds made-up call ids: a closing chunk that brings it first
+    goes the general way, with the same turn."""
+    general: list[object] = []
+    feed_general = openai.StreamAssembler._feed
+
+    def counted(self: openai.StreamAssembler, item: dict[str, Any]) -> None:
+        general.append(item)
+        feed_general(self, item)
+
+    monkeypatch.setattr(openai.StreamAssembler, "_feed", counted)
+    closing = chunk({}, "stop")
     stream = assemble([closing])
+    assert general == [closing]
     assert stream.message() == ChatMessage.assistant("")
     assert (stream.finish_reason, stream.ended) == ("stop", True)
 

@@ -129,8 +129,8 @@ class StreamAssembler(Assembler):
         self._response_id: str | None = None
         self._seen_choice = False
         self._text: list[str] = []
-        # The fragments appended by the general path (and _start_call), which counts its
-        # items in _fed: every other fragment is a chunk the fast path took (_items_fed).
+        # The fragments appended by the general path, which counts its items in _fed:
+        # every other fragment is a chunk the fast path took (_items_fed).
         self._appended = 0
         # Other keys of the delta, in the order they first came: text keys
         # concatenate, arrays extend, any other value must stay the same.
@@ -222,15 +222,15 @@ class StreamAssembler(Assembler):
                             and type(fragment := function["arguments"]) is str
                         ):
                             self._start_call(call_index, call_id, name, fragment)
-                            self._fed += 1
                             return
             except Exception:  # any failure only means "not a plain fragment"
                 pass
         super().feed(item)
 
     def _items_fed(self) -> int:
-        # The fast path counts a fragment's chunk by appending it: a counter of its own
-        # would cost a quarter of taking the fragment (26 ns of about 340).
+        # The fast path counts a chunk that carries a fragment (a call's first one too) by
+        # appending the fragment, "" as well: a counter of its own cost 26 ns of a fragment's
+        # 343, about 8%. The closing chunk, which carries none, counts itself in _fed.
         fragments = len(self._text) + sum(len(call.fragments) for call in self._calls)
         return self._fed + fragments - self._appended
 
@@ -239,9 +239,7 @@ class StreamAssembler(Assembler):
         # (_feed_choice, _feed_call): _call_for makes the call, with its id and name.
         self._seen_choice = True
         call = self._call_for(index, call_id, name, 0)
-        if fragment:
-            call.fragments.append(fragment)
-            self._appended += 1
+        call.fragments.append(fragment)  # "" too: it counts the chunk (_items_fed)
         self._current = call
         self._touched.append(call)
 
