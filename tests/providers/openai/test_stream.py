@@ -466,11 +466,13 @@ def test_a_closing_chunk_alone_is_an_empty_turn_taken_at_once(
     assert (stream.finish_reason, stream.ended) == ("stop", True)
 
 
-def test_a_closing_chunk_with_an_id_not_yet_read_goes_the_general_way(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize("finish_reason", [None, "stop"])
+def test_openais_opening_chunk_is_taken_at_once(
+    finish_reason: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The stream's first id seeds made-up call ids: a closing chunk that brings it first
-    goes the general way, with the same turn."""
+    """The role and two nulls, OpenAI's first chunk of every stream, carry nothing but that the
+    choice was seen: taken at once (its id read), and an empty turn. With a finish_reason it is
+    the general path's."""
     general: list[object] = []
     feed_general = openai.StreamAssembler._feed
 
@@ -479,7 +481,28 @@ def test_a_closing_chunk_with_an_id_not_yet_read_goes_the_general_way(
         feed_general(self, item)
 
     monkeypatch.setattr(openai.StreamAssembler, "_feed", counted)
-    closing = chunk({}, "stop")
+    opening = chunk({"role": "assistant", "content": None, "refusal": None}, finish_reason)
+    stream = assemble([opening])
+    assert general == ([] if finish_reason is None else [opening])
+    assert stream.message() == ChatMessage.assistant("")
+    assert (stream.finish_reason, stream.ended) == (finish_reason, finish_reason is not None)
+
+
+@pytest.mark.parametrize("response_id", [5, None, ["chatcmpl-1"]])
+def test_a_first_id_that_is_not_text_goes_the_general_way(
+    response_id: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An id that is not a string seeds nothing (the general path passes over it): a chunk
+    that brings one first goes that way, with the same turn."""
+    general: list[object] = []
+    feed_general = openai.StreamAssembler._feed
+
+    def counted(self: openai.StreamAssembler, item: dict[str, Any]) -> None:
+        general.append(item)
+        feed_general(self, item)
+
+    monkeypatch.setattr(openai.StreamAssembler, "_feed", counted)
+    closing = {**chunk({}, "stop"), "id": response_id}
     stream = assemble([closing])
     assert general == [closing]
     assert stream.message() == ChatMessage.assistant("")
@@ -1038,13 +1061,27 @@ def test_a_fragment_in_another_container_type_is_refused_on_either_path(
     assert fast.message() == general.message() == assemble(opening).message()
 
 
-def test_the_first_chunk_id_seeds_made_up_ids_whichever_path_took_it() -> None:
-    """A text fragment first, with the response's id: the made-up call ids are seeded with it on either path."""
-    items = [
-        {**chunk({"content": "Hi"}), "id": "chatcmpl-first"},
-        {**calls_chunk(call_delta(0, None, "f", "{}")), "id": "chatcmpl-later"},
-    ]
-    assert assemble(items).message() == general_path(items).message()
+_ROLE_CHUNK_DELTA = {"role": "assistant", "content": None, "refusal": None}
+
+
+@pytest.mark.parametrize(
+    "first", [_ROLE_CHUNK_DELTA, {"content": "Hi"}, {"content": "Hi", "refusal": None}, {"role": "assistant"}]
+)
+def test_the_first_chunk_id_seeds_made_up_ids_whichever_path_took_it(first: dict[str, Any]) -> None:
+    """OpenAI's role chunk or a text fragment first (taken at once), or a delta the general
+    path takes, with the response's id: the made-up call ids are seeded with it either way."""
+
+    def made_up_id(response_id: str) -> str:
+        items = [
+            {**chunk(dict(first)), "id": response_id},
+            {**calls_chunk(call_delta(0, None, "f", "{}")), "id": "chatcmpl-later"},
+        ]
+        turn = assemble(items).message()
+        assert turn == general_path(items).message()
+        assert turn.tool_calls is not None
+        return turn.tool_calls[0].id
+
+    assert made_up_id("chatcmpl-first") != made_up_id("chatcmpl-other")
 
 
 def test_snapshots_list_calls_in_index_order_as_they_come_out_of_it() -> None:

@@ -40,6 +40,8 @@ class _StreamedCall:
         return PartialToolCall(self.id, self.name, self.fragments.so_far())
 
 
+#: The delta of OpenAI's first chunk of a choice, taken at once.
+_ROLE_DELTA = {"role": "assistant", "content": None, "refusal": None}
 _INDEX = attrgetter("index")
 _NONE: tuple[Any, ...] = ()
 _POSITION = attrgetter("position")
@@ -174,9 +176,14 @@ class StreamAssembler(Assembler):
                     and ((index := entry["index"]) is self._choice or equal_int(index, self._choice))
                     and ("usage" not in item or item["usage"] is None)
                     and "error" not in item
-                    # The first id seeds made-up call ids: the general path reads it.
-                    and (self._response_id is not None or "id" not in item)
+                    # The first id seeds made-up call ids, as the general path reads it.
+                    and (self._response_id is not None or self._seeded(item))
                 ):
+                    if delta == _ROLE_DELTA and entry["finish_reason"] is None:
+                        # OpenAI's first chunk: the role, and nulls, which carry nothing.
+                        self._seen_choice = True
+                        self._fed += 1
+                        return
                     if not delta and type(reason := entry["finish_reason"]) is str:
                         # The closing chunk: an empty delta and why the choice stopped.
                         self._seen_choice = True
@@ -226,6 +233,17 @@ class StreamAssembler(Assembler):
             except Exception:  # any failure only means "not a plain fragment"
                 pass
         super().feed(item)
+
+    def _seeded(self, item: dict[str, Any]) -> bool:
+        """Whether the chunk's id, if any, is now the response's (as ``_feed`` sets it): False
+        for an id that is not exactly a str, which the general path then judges."""
+        if "id" not in item:
+            return True
+        response_id = item["id"]
+        if type(response_id) is not str:
+            return False
+        self._response_id = response_id
+        return True
 
     def _items_fed(self) -> int:
         # The fast path counts a chunk that carries a fragment (a call's first one too) by
