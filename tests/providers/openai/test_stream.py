@@ -445,6 +445,20 @@ def test_stream_with_no_text_and_no_calls_is_an_empty_turn() -> None:
     ) == ChatMessage.assistant("")
 
 
+def _general_asked(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The chunks the general path (``_feed``) is asked about from now on; each is still
+    taken that way."""
+    asked: list[object] = []
+    feed_general = openai.StreamAssembler._feed
+
+    def counted(self: openai.StreamAssembler, item: dict[str, Any]) -> None:
+        asked.append(item)
+        feed_general(self, item)
+
+    monkeypatch.setattr(openai.StreamAssembler, "_feed", counted)
+    return asked
+
+
 @pytest.mark.parametrize("seeded", [False, True])
 def test_a_closing_chunk_alone_is_an_empty_turn_taken_at_once(
     seeded: bool, monkeypatch: pytest.MonkeyPatch
@@ -458,8 +472,7 @@ def test_a_closing_chunk_alone_is_an_empty_turn_taken_at_once(
     closing = chunk({}, "stop")
     if not seeded:
         del closing["id"]
-    general: list[object] = []
-    monkeypatch.setattr(openai.StreamAssembler, "_feed", lambda self, item: general.append(item))
+    general = _general_asked(monkeypatch)
     stream.feed(closing)
     assert general == []
     assert stream.message() == ChatMessage.assistant("")
@@ -473,19 +486,37 @@ def test_openais_opening_chunk_is_taken_at_once(
     """The role and two nulls, OpenAI's first chunk of every stream, carry nothing but that the
     choice was seen: taken at once (its id read), and an empty turn. With a finish_reason it is
     the general path's."""
-    general: list[object] = []
-    feed_general = openai.StreamAssembler._feed
-
-    def counted(self: openai.StreamAssembler, item: dict[str, Any]) -> None:
-        general.append(item)
-        feed_general(self, item)
-
-    monkeypatch.setattr(openai.StreamAssembler, "_feed", counted)
+    general = _general_asked(monkeypatch)
     opening = chunk({"role": "assistant", "content": None, "refusal": None}, finish_reason)
     stream = assemble([opening])
     assert general == ([] if finish_reason is None else [opening])
     assert stream.message() == ChatMessage.assistant("")
     assert (stream.finish_reason, stream.ended) == (finish_reason, finish_reason is not None)
+
+
+class _EqualsAnything:
+    """A value that says it equals everything (None and "assistant" too)."""
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+@pytest.mark.parametrize("key", ["role", "content", "refusal"])
+def test_an_opening_chunk_whose_value_only_equals_a_null_goes_the_general_way(key: str) -> None:
+    """The opening chunk is taken at once only with its very nulls and a str role: a value
+    that merely compares equal to them is the general path's, kept or refused as it says."""
+    delta: dict[str, Any] = {"role": "assistant", "content": None, "refusal": None, key: _EqualsAnything()}
+    fast, general = openai.StreamAssembler(), openai.StreamAssembler()
+    outcomes: list[tuple[str, object]] = []
+    for stream, feed in ((fast, fast.feed), (general, lambda item: Assembler.feed(general, item))):
+        try:
+            feed(chunk(delta))
+            outcomes.append(("taken", sorted(stream._others.joined())))
+        except InvalidStream as error:
+            outcomes.append(("refused", str(error)))
+    assert outcomes[0] == outcomes[1]
 
 
 @pytest.mark.parametrize("response_id", [5, None, ["chatcmpl-1"]])
@@ -494,14 +525,7 @@ def test_a_first_id_that_is_not_text_goes_the_general_way(
 ) -> None:
     """An id that is not a string seeds nothing (the general path passes over it): a chunk
     that brings one first goes that way, with the same turn."""
-    general: list[object] = []
-    feed_general = openai.StreamAssembler._feed
-
-    def counted(self: openai.StreamAssembler, item: dict[str, Any]) -> None:
-        general.append(item)
-        feed_general(self, item)
-
-    monkeypatch.setattr(openai.StreamAssembler, "_feed", counted)
+    general = _general_asked(monkeypatch)
     closing = {**chunk({}, "stop"), "id": response_id}
     stream = assemble([closing])
     assert general == [closing]
