@@ -176,7 +176,8 @@ def assert_snapshots_agree(
     """Fed ``items``, an assembler snapshotting after every item shows at each of ``points`` (counts of
     items fed, the last always among them) what one snapshotting only at those points shows, and what
     a fresh assembler fed the same items shows at its first snapshot; each item is taken or refused
-    alike by all."""
+    alike by all. The message at each point is the fresh one's too: built after a snapshot, a
+    message joins what it joined and what came since."""
     every, some = make(), make()
     points = {*points, len(items)}
     for count, item in enumerate(items, 1):
@@ -187,4 +188,17 @@ def assert_snapshots_agree(
             fresh = make()
             for earlier in items[:count]:
                 _outcome(functools.partial(fresh.feed, earlier))
+            # some's last snapshot was at the point before: its message joins what came since.
+            assert _outcome(some.message) == _outcome(fresh.message)
             assert shown == _outcome(some.snapshot) == _outcome(fresh.snapshot)
+
+
+@pytest.mark.parametrize(
+    ("make", "stream"), [pytest.param(*param.values[:2], id=param.id) for param in STREAMS]
+)
+def test_a_message_after_snapshots_holds_what_came_since_the_last(
+    make: Callable[[], Assembler], stream: Callable[[int], Items]
+) -> None:
+    """A snapshot every other item, and the message at each: what a stream never snapshotted gives."""
+    items = stream(3)
+    assert_snapshots_agree(make, items, range(1, len(items), 2))

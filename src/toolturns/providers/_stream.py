@@ -107,6 +107,9 @@ class Text(list[str]):
     >>> text.append(", world")
     >>> text.so_far(), list(text)
     ('Hello, world', ['Hel', 'lo', ', world'])
+    >>> text.append("!")
+    >>> text.whole(), text.so_far()
+    ('Hello, world!', 'Hello, world!')
     """
 
     # No __init__: list's own makes one with no Python call (most are made once and
@@ -121,6 +124,18 @@ class Text(list[str]):
         """The fragments joined (as ``joined`` joins them), as many as there are now."""
         self._so_far = so_far = joined_since(self, self._so_far)
         return so_far[1]
+
+    def whole(self) -> str:
+        """The fragments joined, as ``so_far`` joins them, for a reader that asks once (the
+        message built at the end): what a snapshot joined is used, and nothing is kept.
+
+        Keeping the memo costs about 0.35 µs the first time (the instance's dict is made
+        then), and the slice ``so_far`` joins 0.15 more, together as much as joining a call's
+        fragments. Joined whole, the list is read in one step, so a fragment appended
+        meanwhile from another thread is either in the text or not: nothing is lost.
+        """
+        so_far = self._so_far
+        return joined(self) if not so_far[0] else joined_since(self, so_far)[1]
 
 
 def updated(

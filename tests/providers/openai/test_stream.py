@@ -513,7 +513,8 @@ def test_an_opening_chunk_whose_value_only_equals_a_null_goes_the_general_way(ke
     for stream, feed in ((fast, fast.feed), (general, lambda item: Assembler.feed(general, item))):
         try:
             feed(chunk(delta))
-            outcomes.append(("taken", sorted(stream._others.joined())))
+            others = stream._others  # made with the first other key
+            outcomes.append(("taken", sorted(others.joined()) if others else []))
         except InvalidStream as error:
             outcomes.append(("refused", str(error)))
     assert outcomes[0] == outcomes[1]

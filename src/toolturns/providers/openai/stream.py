@@ -115,6 +115,10 @@ class StreamAssembler(Assembler):
     #: What the last snapshot showed, of the text and of the calls.
     _text_so_far: SoFar = (0, "")
     _shown = _NOTHING_SHOWN
+    #: Other keys of the delta, in the order they first came: text keys concatenate,
+    #: arrays extend, any other value must stay the same. Made with the first such key:
+    #: most streams have none, and making it was 0.35 µs of every stream.
+    _others: OtherKeys | None = None
 
     def __init__(self, *, choice: int = 0) -> None:
         super().__init__()
@@ -134,9 +138,6 @@ class StreamAssembler(Assembler):
         # The fragments appended by the general path, which counts its items in _fed:
         # every other fragment is a chunk the fast path took (_items_fed).
         self._appended = 0
-        # Other keys of the delta, in the order they first came: text keys
-        # concatenate, arrays extend, any other value must stay the same.
-        self._others = OtherKeys(extend_arrays=True)
         self._calls: list[_StreamedCall] = []
         self._by_index: dict[int, _StreamedCall] = {}
         self._by_id: dict[str, _StreamedCall] = {}
@@ -356,7 +357,10 @@ class StreamAssembler(Assembler):
                     except MessageError as failure:
                         raise failure.with_prefix(f"tool_calls[{position}]") from None
             else:
-                self._others.merge(key, value, key)
+                others = self._others
+                if others is None:
+                    self._others = others = OtherKeys(extend_arrays=True)
+                others.merge(key, value, key)
 
     def _feed_call(self, delta: object, position: int) -> None:
         if not isinstance(delta, dict):
@@ -489,7 +493,8 @@ class StreamAssembler(Assembler):
         if not (self._seen_choice or self._text):  # a text fragment on the fast path is a delta seen
             raise InvalidStream("", f"has no delta for choice {self._choice} (choices[].index)")
         content = self._content()
-        if not self._others:
+        others = self._others
+        if not others:  # none came (or the first was refused)
             turn = self._plain_turn(content)
             if turn is not None:
                 return turn
@@ -502,7 +507,7 @@ class StreamAssembler(Assembler):
                         f"tool_calls[{position}].function.name",
                         "never arrived in the stream (the call cannot be answered without it)",
                     )
-                function = {"name": call.name, "arguments": call.fragments.so_far()}
+                function = {"name": call.name, "arguments": call.fragments.whole()}
                 if call.function_extra:
                     function.update(call.function_extra)
                 # A call without an id gets the made-up one from_response gives it.
@@ -511,7 +516,8 @@ class StreamAssembler(Assembler):
                     wire.update(call.extra)
                 calls.append(wire)
             body["tool_calls"] = calls
-        body.update(self._others.joined())
+        if others:
+            body.update(others.joined())
         return read_turn(body, ("response", self._response_id, self._choice))
 
     def _plain_turn(self, content: str) -> ChatMessage | None:
@@ -526,7 +532,7 @@ class StreamAssembler(Assembler):
             if call_id is None or name is None or call.extra or call.function_extra:
                 return None  # a made-up id, a missing name (an error), a key to keep: read_turn's
             # What the one-step reader (_tool_call._plain_call) makes of the call's wire dict.
-            arguments = text_arguments(call.fragments.so_far())
+            arguments = text_arguments(call.fragments.whole())
             calls.append(_checked(call_id, name, arguments, EMPTY, EMPTY))
         if not calls:
             return _plain(ASSISTANT, content)
