@@ -376,12 +376,19 @@ def _plain_call(data: object) -> ToolCall | None:
     name and arguments text, read in one step: what the general way of ``ToolCall._read``
     gives (a test holds them to it); else None. Three and two keys, each found with a value
     of its type, are the only keys."""
-    if type(data) is not dict or len(data) != 3 or data.get("type") != "function":
+    if type(data) is not dict or len(data) != 3:
         return None
-    call_id, function = data.get("id"), data.get("function")
-    if type(call_id) is not str or not call_id or type(function) is not dict or len(function) != 2:
+    # Subscripts, not get(): a method call each cost about 20 ns more, and a key missing
+    # (KeyError) only means "not this shape".
+    try:
+        if data["type"] != "function":
+            return None
+        call_id, function = data["id"], data["function"]
+        if type(call_id) is not str or not call_id or type(function) is not dict or len(function) != 2:
+            return None
+        name, arguments = function["name"], function["arguments"]
+    except KeyError:
         return None
-    name, arguments = function.get("name"), function.get("arguments")
     if type(name) is not str or not name or type(arguments) is not str:
         return None
     return _checked(call_id, name, text_arguments(arguments), EMPTY, EMPTY)
