@@ -68,18 +68,14 @@ class Extra(Mapping[str, Any]):
 
     @classmethod
     def _of(cls, values: dict[str, JSON]) -> Extra:
-        # For values build() has just copied: set, do not check again.
+        """An Extra holding ``values`` itself, not empty: for values ``build`` has just copied, or
+        a reader's fresh dict of plain JSON (only dicts, lists and immutable leaves) that
+        nothing else holds. Checked by no one: the caller promises it, as ``build`` would have
+        made it (no empty values, none None)."""
         self = object.__new__(cls)
         _SET_VALUES(self, values)
         _SET_KEY(self, None)
         return self
-
-    @classmethod
-    def _adopt(cls, values: dict[str, JSON]) -> Extra:
-        """An Extra holding ``values`` itself: for a reader's fresh dict of plain JSON (only
-        dicts, lists and immutable leaves) that nothing else holds. Checked by no one: the
-        caller promises it, as ``build`` would have made it (no empty values, none None)."""
-        return cls._of(values) if values else EMPTY
 
     @classmethod
     def build(

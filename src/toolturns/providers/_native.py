@@ -53,6 +53,10 @@ NESTED = "nested"
 ITEMS = "items"
 GENERATED_ID = "generated_id"
 
+# Bound once: a reader keeps an entry for most items it reads, and looking a classmethod up
+# on its class costs about 30 ns a call.
+_EXTRA_OF = Extra._of
+
 
 # -- reading ------------------------------------------------------------------------------
 
@@ -110,7 +114,7 @@ def kept_unmodelled(
             return kept(provider, keys=unmodelled(native, modelled, path=path, error=error))
         if value:
             rest[key] = value
-    return Extra._adopt({provider: {KEYS: rest}}) if rest else None  # nothing else holds these dicts
+    return _EXTRA_OF({provider: {KEYS: rest}}) if rest else None  # nothing else holds these dicts
 
 
 def kept(
@@ -149,7 +153,7 @@ def kept(
     if not entry:
         return None
     if text_only:
-        return Extra._adopt({provider: entry})  # nothing else holds these dicts
+        return _EXTRA_OF({provider: entry})  # nothing else holds these dicts
     return Extra.build({provider: entry}, path="provider_data", reserved=frozenset(), error=InvalidMessage)
 
 

@@ -11,7 +11,7 @@ from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._extra import EMPTY, carries_nothing
 from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, unique_ids
 from ..._sdk import dumped
-from ..._tool_call import ToolCall
+from ..._tool_call import ToolCall, _checked
 from .._native import kept, kept_unmodelled, unmodelled
 from .parts import read_part
 from .write import CALL_KEYS, MESSAGE_KEYS, OUTPUT_KEYS
@@ -521,7 +521,7 @@ def _call(item: Mapping[str, Any]) -> ToolCall:
         # Nothing left to check but the kept keys: built at once.
         provider_data = kept_unmodelled(_PROVIDER, item, CALL_KEYS, error=InvalidToolCall)
         arguments_json = text_arguments(arguments)
-        return ToolCall._checked(
+        return _checked(
             call_id, name, arguments_json, EMPTY, EMPTY if provider_data is None else provider_data
         )
     if not isinstance(call_id, str):
