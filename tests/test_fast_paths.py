@@ -61,14 +61,18 @@ _JUNK: st.SearchStrategy[Any] = st.one_of(
 
 @st.composite
 def _near_plain(draw: st.DrawFn) -> dict[str, Any]:
-    """A plain message dict with one key set to something else, or one key more or less."""
+    """A plain message dict with one key set to something else, one key more or less, or one
+    key in place of another (as many keys: the length alone proves nothing)."""
     data = dict(draw(_PLAIN))
     key = draw(st.sampled_from([*data, "tool_call_id", "tool_calls", "name", "weight"]))
-    edit = draw(st.sampled_from(["set", "drop", "none"]))
+    edit = draw(st.sampled_from(["set", "drop", "none", "swap"]))
     if edit == "set":
         data[key] = draw(_JUNK)
     elif edit == "drop":
         data.pop(key, None)
+    elif edit == "swap":
+        data.pop(draw(st.sampled_from(sorted(data))))
+        data[key] = draw(_JUNK)
     return data
 
 
@@ -88,6 +92,20 @@ def test_from_dict_in_one_step_gives_what_the_general_way_gives(data: Any) -> No
     assert fast == general
     if isinstance(fast, ChatMessage):
         assert repr(fast) == repr(general)
+
+
+@pytest.mark.parametrize("key", ["name", "refusal", "tool_call_id", "function_call", "weight"])
+def test_a_call_turn_with_another_key_for_its_content_is_read_the_general_way(key: str) -> None:
+    """Three keys, but not the one-step shape: ``content`` is missing and another key stands in
+    its place. It is the general way's, which keeps that key or refuses it (a one step of 0.2's
+    development, never released, took the missing content for null and dropped the key)."""
+    call = {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+    data = {"role": "assistant", "tool_calls": [call], key: "bob"}
+    read = _outcome(lambda: ChatMessage.from_dict(data))
+    assert read == _outcome(lambda: _message._read(ChatMessage, data))
+    if key == "name":
+        assert isinstance(read, ChatMessage)
+        assert read.name == "bob"
 
 
 def test_the_one_step_reader_takes_the_plain_shapes_only() -> None:

@@ -387,7 +387,10 @@ class ChatMessage:
             # type, are the only keys. What the general way (_read) gives, which a test holds
             # them to; anything else, and every error, goes that way.
             # Subscripts, not get(): a method call each cost 20-30 ns more (these reads were 6-9%
-            # slower), and a key missing (KeyError) only means "not one of these shapes".
+            # slower), and a key missing (KeyError) only means "not one of these shapes". Only
+            # the lookups are tried: reading the calls runs a caller's code (their mappings).
+            items: object = None
+            text = ""
             try:
                 role, content = data["role"], data["content"]
                 if type(role) is str and (type(content) is str or content is None):
@@ -400,14 +403,16 @@ class ChatMessage:
                         call_id = data["tool_call_id"]
                         if type(call_id) is str and call_id:
                             return _plain(TOOL, content, call_id)
-                    elif size == 3 and role == "assistant" and type(items := data["tool_calls"]) is list:
-                        calls = plain_calls(items)
-                        if calls is None:
-                            calls = _read_tool_calls(items)  # raises as _read would, first
-                        if calls is not None and unique_ids(calls):
-                            return _plain(ASSISTANT, content or "", None, calls)
+                    elif size == 3 and role == "assistant":
+                        items, text = data["tool_calls"], content or ""
             except KeyError:
                 pass
+            if type(items) is list:
+                calls = plain_calls(items)
+                if calls is None:
+                    calls = _read_tool_calls(items)  # raises as _read would, first
+                if calls is not None and unique_ids(calls):
+                    return _plain(ASSISTANT, text, None, calls)
         return _read(cls, data)
 
     def __setstate__(self, state: object) -> None:
