@@ -13,6 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.property.strategies import json_values, mutated
+from tests.test_stream_snapshots import assert_snapshots_agree
 from toolturns import InvalidStream, MessageError, parse_sse
 from toolturns.providers.responses.read import from_response
 from toolturns.providers.responses.stream import ResponseBuilder, StreamAssembler
@@ -64,6 +65,15 @@ def test_parse_sse_feeds_it(name: str) -> None:
     for item in parse_sse(text.splitlines()):
         stream.feed(item)
     assert stream.message() == _assembled(events).message()
+
+
+@pytest.mark.parametrize(
+    "name", ["stream_text", "stream_function_call", "stream_reasoning_call", "stream_incomplete"]
+)
+def test_a_message_after_snapshots_holds_what_came_since_the_last(name: str) -> None:
+    """A snapshot every other event, and the message at each: what a stream never snapshotted gives."""
+    events = _events(name)
+    assert_snapshots_agree(StreamAssembler, events, range(1, len(events), 2))
 
 
 def test_a_cut_stream_keeps_the_argument_text_so_far_and_snapshots_agree() -> None:
