@@ -68,10 +68,11 @@ class Extra(Mapping[str, Any]):
 
     @classmethod
     def _of(cls, values: dict[str, JSON]) -> Extra:
-        """An Extra holding ``values`` itself, not empty: for values ``build`` has just copied, or
-        a reader's fresh dict of plain JSON (only dicts, lists and immutable leaves) that
-        nothing else holds. Checked by no one: the caller promises it, as ``build`` would have
-        made it (no empty values, none None)."""
+        """An Extra holding ``values`` itself: for values ``build`` has just copied, or a reader's
+        fresh dict of plain JSON (only dicts, lists and immutable leaves) that nothing else
+        holds. Checked by no one: the caller promises it, as ``build`` would have made it (no
+        empty values, none None), and that it is not empty: ``EMPTY``, made here once, is the
+        empty one, which owners test by identity."""
         self = object.__new__(cls)
         _SET_VALUES(self, values)
         _SET_KEY(self, None)
