@@ -238,11 +238,32 @@ def test_message_init_sets_through_the_twin_what_the_setters_set(fields: dict[st
 def test_no_twin_where_changing_a_class_is_not_cheap(
     monkeypatch: pytest.MonkeyPatch, implementation: str, gil: bool
 ) -> None:
-    """unfrozen_twin gives None but on CPython with its GIL; there it gives a class of the same slots."""
-    assert _frozen.unfrozen_twin(ToolCall).__slots__ == ToolCall.__slots__  # type: ignore[attr-defined]
+    """unfrozen_twin gives None but on CPython with its GIL; there it gives the base that holds the slots."""
+    for cls in (ToolCall, ChatMessage):
+        twin = _frozen.unfrozen_twin(cls)
+        assert cls.__bases__ == (twin,)
+        assert twin.__basicsize__ == cls.__basicsize__ > object.__basicsize__
+        assert "__setattr__" not in vars(twin)
     monkeypatch.setattr(sys.implementation, "name", implementation)
     monkeypatch.setattr(sys, "_is_gil_enabled", lambda: gil, raising=False)
     assert _frozen.unfrozen_twin(ToolCall) is None
+
+
+def test_a_class_that_adds_to_its_base_has_no_twin() -> None:
+    """Its instances could never be made from one of its base: it is refused when it is declared."""
+
+    class Base:
+        __slots__ = ("one",)
+
+    class Slotted(Base):
+        __slots__ = ("two",)
+
+    class Unslotted(Base):
+        pass
+
+    for cls in (Slotted, Unslotted):
+        with pytest.raises(TypeError, match=f"{cls.__name__} must add no slots and no __dict__ to its base"):
+            _frozen.unfrozen_twin(cls)
 
 
 _CALL: dict[str, Any] = {

@@ -14,6 +14,7 @@ import copy
 import dataclasses
 import inspect
 import pickle
+import struct
 import subprocess
 import sys
 import typing
@@ -222,6 +223,8 @@ def test_dataclass_fields_and_params(cls: type) -> None:
     stored = [name for name, _, kind, _ in shape if kind == "field"]
     assert [f.name for f in dataclasses.fields(cls)] == stored
     assert cls.__slots__ == tuple(stored)  # type: ignore[attr-defined]
+    # One slot a field (held by the class's base, its twin): none declared twice.
+    assert cls.__basicsize__ == object.__basicsize__ + len(stored) * struct.calcsize("P")
     assert cls.__match_args__ == tuple(name for name, _, _, init in shape if init)  # type: ignore[attr-defined]
     assert dataclasses.is_dataclass(cls)
     assert not hasattr(VALUES[cls][0], "__dict__")

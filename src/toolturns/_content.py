@@ -152,7 +152,7 @@ def _provider_data(value: object) -> Mapping[str, Any]:
 
 def _setters(cls: type) -> tuple[Any, ...]:
     # The slots' own setters: the frozen class refuses setattr.
-    return tuple(cls.__dict__[name].__set__ for name in slot_names(cls))
+    return tuple(getattr(cls, name).__set__ for name in slot_names(cls))
 
 
 def _shown(self: object, names: tuple[str, ...]) -> str:
@@ -361,7 +361,7 @@ class ImagePart(_WithData):
 
 _IMAGE_FIELDS = ("url", "data", "media_type", "detail", "provider_data")
 _SET_IMAGE = {
-    name: ImagePart.__dict__[name].__set__
+    name: getattr(ImagePart, name).__set__
     for name in (*_IMAGE_FIELDS[:1], *_IMAGE_FIELDS[2:], "_text", "_start")
 }
 
@@ -446,7 +446,7 @@ class FilePart(_WithData):
 
 
 _FILE_FIELDS = ("data", "url", "file_id", "media_type", "filename", "provider_data")
-_SET_FILE = {name: FilePart.__dict__[name].__set__ for name in (*_FILE_FIELDS[1:], "_text", "_start")}
+_SET_FILE = {name: getattr(FilePart, name).__set__ for name in (*_FILE_FIELDS[1:], "_text", "_start")}
 _FILE_NOT = {"image": "must not be an image's: an image is an ImagePart"}
 _FILE_DATA_NOT = {**_FILE_NOT, "audio": "must not be audio's with data: base64 audio is an AudioPart"}
 

@@ -454,7 +454,7 @@ _FIELDS = slot_names(ChatMessage)
     _SET_IS_ERROR,
     _SET_EXTRA,
     _SET_PROVIDER_DATA,
-) = (ChatMessage.__dict__[field].__set__ for field in _FIELDS)
+) = (getattr(ChatMessage, field).__set__ for field in _FIELDS)
 
 
 #: ChatMessage's slots without its refusals, for ``_plain`` (``_frozen.unfrozen_twin``).

@@ -20,7 +20,12 @@ _WIRE_KEYS = frozenset({"id", "type", "function"})
 _FUNCTION_KEYS = frozenset({"name", "arguments"})
 
 
-class ToolCall:
+class _ToolCallSlots:
+    # ToolCall's slots, with none of its refusals: the twin (_frozen.unfrozen_twin).
+    __slots__ = ("_key", "arguments_json", "extra", "id", "name", "provider_data")
+
+
+class ToolCall(_ToolCallSlots):
     """One call the model asked for: an id, a tool name and JSON arguments.
 
     Args:
@@ -67,7 +72,7 @@ class ToolCall:
 
         _key: tuple[object, ...] | None
     else:
-        __slots__ = ("_key", "arguments_json", "extra", "id", "name", "provider_data")
+        __slots__ = ()
 
     def __init__(
         self,
@@ -352,7 +357,7 @@ def _extra_without_position(extra: object) -> Extra:
 
 # The slots' own setters (__setattr__ refuses), without object.__setattr__'s lookup.
 _SET_ID, _SET_NAME, _SET_ARGUMENTS_JSON, _SET_EXTRA, _SET_PROVIDER_DATA, _SET_KEY = (
-    ToolCall.__dict__[slot].__set__
+    getattr(ToolCall, slot).__set__
     for slot in ("id", "name", "arguments_json", "extra", "provider_data", "_key")
 )
 
