@@ -9,7 +9,9 @@ message, or the same error, on arbitrary and mutated message dicts.
 
 from __future__ import annotations
 
+import copyreg
 import pickle
+import struct
 import sys
 from typing import Any
 
@@ -196,6 +198,39 @@ def test_tool_call_init_sets_through_the_twin_what_the_setters_set(arguments: An
         call.name = "changed"  # type: ignore[misc]
     with pytest.raises(InvalidToolCall, match="id: must be a non-empty string"):
         ToolCall("", "get_weather", arguments)
+
+
+class _PlainCall(ToolCall):
+    pass
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"id": "call_1", "type": "function", "function": {"name": "f", "arguments": "{}"}},  # one step
+        {"id": "call_1", "function": {"name": "f", "arguments": {"x": 1}}, "note": "kept"},  # general
+    ],
+)
+@pytest.mark.parametrize("twin", [True, False], ids=["twin", "setters"])
+def test_a_subclass_reads_a_call_of_its_own_class(data: dict[str, Any], twin: bool) -> None:
+    """``from_dict`` on a subclass gives the subclass, whichever way it reads and builds the call."""
+    with pytest.MonkeyPatch.context() as patch:
+        if not twin:
+            patch.setattr(_tool_call, "_Unfrozen", None)
+        for cls in (_Call, _PlainCall):
+            call = cls.from_dict(data)
+            assert type(call) is cls
+            assert call.to_wire() == ToolCall.from_dict(data).to_wire()
+    assert type(ToolCall.from_dict(data)) is ToolCall
+
+
+def test_tool_call_names_its_slots_once() -> None:
+    """As a class that declares its own slots does: its fields, named once where copyreg looks."""
+    names = ("_key", "arguments_json", "extra", "id", "name", "provider_data")
+    assert ToolCall.__slots__ == names
+    assert copyreg._slotnames(ToolCall) == list(names)  # type: ignore[attr-defined]
+    assert ToolCall.__basicsize__ == object.__basicsize__ + len(names) * struct.calcsize("P")
+    assert pickle.loads(pickle.dumps(ToolCall.id)) is ToolCall.id
 
 
 class _Message(ChatMessage):

@@ -11,6 +11,7 @@ neither ``dataclasses`` nor the modules that come with it.
 from __future__ import annotations
 
 import copy
+import copyreg
 import dataclasses
 import inspect
 import pickle
@@ -223,8 +224,12 @@ def test_dataclass_fields_and_params(cls: type) -> None:
     stored = [name for name, _, kind, _ in shape if kind == "field"]
     assert [f.name for f in dataclasses.fields(cls)] == stored
     assert cls.__slots__ == tuple(stored)  # type: ignore[attr-defined]
-    # One slot a field (held by the class's base, its twin): none declared twice.
+    # One slot a field (held by the class's base, its twin): none declared twice, each
+    # named once where copyreg looks, and each slot's descriptor found by pickle.
     assert cls.__basicsize__ == object.__basicsize__ + len(stored) * struct.calcsize("P")
+    assert copyreg._slotnames(cls) == stored  # type: ignore[attr-defined]
+    for name in stored:
+        assert pickle.loads(pickle.dumps(getattr(cls, name))) is getattr(cls, name)
     assert cls.__match_args__ == tuple(name for name, _, _, init in shape if init)  # type: ignore[attr-defined]
     assert dataclasses.is_dataclass(cls)
     assert not hasattr(VALUES[cls][0], "__dict__")

@@ -20,6 +20,7 @@ from ._json import ErrorFactory
 
 __all__ = [
     "field",
+    "name_slots",
     "pickled_fields",
     "refuse_changes",
     "refuse_rebuild",
@@ -82,12 +83,27 @@ def unfrozen_twin(cls: type) -> Any:
     ``cls`` itself, as a subclass's layout may differ, and only once nothing
     is left to raise.
     """
-    twin: type = cls.__base__  # type: ignore[assignment]
-    if cls.__basicsize__ != twin.__basicsize__ or "__dict__" in cls.__dict__:
-        raise TypeError(f"{cls.__name__} must add no slots and no __dict__ to its base")
     if sys.implementation.name != "cpython" or not getattr(sys, "_is_gil_enabled", lambda: True)():
         return None
+    twin: type = cls.__base__  # type: ignore[assignment]
+    # (CPython's sizes: another interpreter may not say what a class's instances hold.)
+    if cls.__basicsize__ != twin.__basicsize__ or "__dict__" in cls.__dict__:
+        raise TypeError(f"{cls.__name__} must add no slots and no __dict__ to its base")
     return twin
+
+
+def name_slots(cls: type) -> None:
+    """Name in ``cls`` the slots its base declares for it, as a class that declares its own does.
+
+    ``__slots__`` names its fields, as the dataclass's does (a name there no
+    longer makes a slot once the class is made). ``__slotnames__`` is what
+    ``copyreg`` would otherwise gather from every class of the MRO, the
+    base's names and the class's again.
+    """
+    base: Any = cls.__base__
+    names: tuple[str, ...] = base.__slots__
+    cls.__slots__ = names  # type: ignore[attr-defined]
+    cls.__slotnames__ = list(names)  # type: ignore[attr-defined]
 
 
 # -- unpickling -----------------------------------------------------------------
@@ -219,12 +235,16 @@ def _value_class(cls: type, options: dict[str, bool]) -> type:
         namespace.update(__eq__=__eq__, __hash__=__hash__)
     if options.get("repr", True):
         namespace["__repr__"] = recursive_repr()(__repr__)
-    # The slots on a base of their own, with no refusals: the class's twin (unfrozen_twin). The
-    # class names them in __slots__ afterwards, as the dataclass's does (a name there now makes
-    # no slot: declaring them twice would give each instance two of each).
-    base = type(f"_{cls.__name__}Slots", cls.__bases__, {"__slots__": stored, "__module__": cls.__module__})
+    # The slots on a base of their own, with no refusals: the class's twin (unfrozen_twin). Its
+    # qualified name is the way to it from the class, which pickle follows (the slots' own
+    # descriptors pickle as the attribute of their class).
+    base = type(
+        f"_{cls.__name__}Slots",
+        cls.__bases__,
+        {"__slots__": stored, "__module__": cls.__module__, "__qualname__": f"{cls.__qualname__}.__base__"},
+    )
     made = refuse_changes(type(cls)(cls.__name__, (base,), namespace))
-    made.__slots__ = stored  # type: ignore[attr-defined]
+    name_slots(made)
     return made
 
 

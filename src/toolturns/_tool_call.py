@@ -9,7 +9,7 @@ from ._arguments import decode_arguments, encode_arguments, text_arguments
 from ._checks import nonempty_str
 from ._errors import InvalidToolCall, MessageError, describe
 from ._extra import EMPTY, Extra
-from ._frozen import refuse_changes, to_class, unfrozen_twin
+from ._frozen import name_slots, refuse_changes, to_class, unfrozen_twin
 from ._json import JSONInput, decode_object, value_key
 from ._sdk import dumped
 
@@ -176,7 +176,7 @@ class ToolCall(_ToolCallSlots):
     @classmethod
     def _read(cls, data: object, position: int | None) -> ToolCall:
         # from_dict, and ChatMessage.from_dict for the call at ``position`` of tool_calls.
-        plain = _plain_call(data)
+        plain = _plain_call(data) if cls is ToolCall else None  # it makes no subclass
         if plain is not None:  # most calls: read in one step
             return plain
         if (
@@ -237,7 +237,8 @@ class ToolCall(_ToolCallSlots):
         cls, call_id: str, name: str, arguments_json: str, extra: Extra, provider_data: Extra
     ) -> ToolCall:
         # Fast path for values toolturns has just checked: set, do not check again.
-        if _Unfrozen is None:  # not CPython with its GIL: each slot through its own setter
+        if _Unfrozen is None or cls is not ToolCall:  # each slot through its own setter: not
+            # CPython with its GIL, or a subclass (whose layout may differ from the twin's)
             self = object.__new__(cls)
             _SET_ID(self, call_id)
             _SET_NAME(self, name)
@@ -371,6 +372,7 @@ def _restore(
 
 #: ToolCall's slots without its refusals, for ``_checked`` and ``__init__`` (``_frozen.unfrozen_twin``).
 _Unfrozen = unfrozen_twin(ToolCall)
+name_slots(ToolCall)
 
 # Bound once: a classmethod looked up on its class costs about 30 ns a call.
 _checked = ToolCall._checked

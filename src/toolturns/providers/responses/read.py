@@ -9,7 +9,7 @@ from ..._arguments import text_arguments
 from ..._content import ContentPart
 from ..._errors import InvalidMessage, InvalidToolCall, MessageError, describe
 from ..._extra import EMPTY, carries_nothing
-from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, unique_ids
+from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, _plain, unique_ids
 from ..._sdk import dumped
 from ..._tool_call import ToolCall, _checked
 from .._native import kept, kept_unmodelled, unmodelled
@@ -309,7 +309,7 @@ class _Turn:
         content = "" if self.content is None else self.content
         calls = self.calls
         if type(content) is str and unique_ids(calls):  # nothing left to check: built at once
-            return ChatMessage._plain(
+            return _plain(
                 ASSISTANT,
                 content,
                 None,
@@ -404,11 +404,11 @@ def plain_input(raw: object) -> ChatMessage | None:
         given, content = raw.get("role"), raw.get("content")
         role = _INPUT_ROLES.get(given) if type(given) is str else None
         if role is not None and type(content) is str:
-            return ChatMessage._plain(role, content)
+            return _plain(role, content)
     elif kind == "function_call_output":
         call_id, output = raw.get("call_id"), raw.get("output")
         if type(call_id) is str and call_id and type(output) is str:
-            return ChatMessage._plain(TOOL, output, call_id)
+            return _plain(TOOL, output, call_id)
     return None
 
 
