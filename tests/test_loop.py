@@ -20,6 +20,7 @@ from toolturns import (
     InvalidTool,
     InvalidTranscript,
     LoopLimit,
+    LoopStopped,
     MessageError,
     TextPart,
     Tool,
@@ -606,14 +607,151 @@ def test_arun_loop_awaits_the_transport_and_runs_the_calls_concurrently() -> Non
         )
 
 
-def test_the_transports_exception_propagates_as_it_is() -> None:
-    """The caller's transport error is the caller's: not wrapped, not swallowed."""
+class _FailingAt(_Replay):
+    """A transport that answers with ``responses``, then raises ``error``."""
 
-    def down(body: dict[str, Any]) -> dict[str, Any]:
-        raise ConnectionError("no route")
+    def __init__(self, error: BaseException, *responses: dict[str, Any]) -> None:
+        super().__init__(*responses)
+        self.error = error
+        self.left = len(responses)
 
-    with pytest.raises(ConnectionError, match="no route"):
-        run_loop(down, [ChatMessage.user("hi")], Toolbox(), codec=openai)
+    def __call__(self, body: dict[str, Any]) -> dict[str, Any]:
+        if not self.left:
+            self.bodies.append(body)
+            raise self.error
+        self.left -= 1
+        return super().__call__(body)
+
+
+def _looped(
+    asynchronous: bool, send: _Replay, start: list[ChatMessage], toolbox: Toolbox
+) -> list[ChatMessage]:
+    """run_loop, or arun_loop over the same replies."""
+    if asynchronous:
+        return asyncio.run(arun_loop(send.asend, start, toolbox, codec=openai))
+    return run_loop(send, start, toolbox, codec=openai)
+
+
+def _roles(history: list[ChatMessage]) -> list[str]:
+    return [message.role.value for message in history]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run_loop", "arun_loop"])
+def test_a_transport_error_stops_the_loop_keeping_every_turn_and_result(asynchronous: bool) -> None:
+    """The tools already run are not lost: the history so far is the error's, complete, and resumes."""
+    down = ConnectionError("no route to host")
+    send = _FailingAt(down, _calling("Paris"))
+    start = [ChatMessage.user("Weather?")]
+    toolbox = Toolbox((_CITY, _weather))
+    with pytest.raises(LoopStopped) as raised:
+        _looped(asynchronous, send, start, toolbox)
+    error = raised.value
+    assert str(error) == (
+        "send: stopped the loop at step 2 (.history keeps the 3 messages before it),"
+        " got ConnectionError: no route to host"
+    )
+    assert (error.step, error.stage, error.error, error.__cause__) == (2, "send", down, down)
+    assert _roles(error.history) == ["user", "assistant", "tool"]
+    assert error.history[2].content == '{"city":"Paris","temperature":18}'
+    assert check_transcript(error.history, target="openai") == []
+    assert len(send.bodies) == 2
+    assert send.bodies[1] == openai.to_request(error.history, tools=[_CITY])
+    assert isinstance(error, MessageError)
+    # Resumed from its history, the loop goes on where it stopped.
+    again = _Replay(_completion({"role": "assistant", "content": "18 °C."}))
+    history = run_loop(again, error.history, toolbox, codec=openai)
+    assert _roles(history) == ["user", "assistant", "tool", "assistant"]
+    assert again.bodies == [send.bodies[1]]
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run_loop", "arun_loop"])
+def test_a_response_the_codec_cannot_read_stops_the_loop_with_the_codecs_error(asynchronous: bool) -> None:
+    """from_response's located error is the cause, and is said in the loop's error."""
+    broken = _completion({"role": "user", "content": "hi"})
+    send = _Replay(_calling("Paris"), broken)
+    start = [ChatMessage.user("Weather?")]
+    with pytest.raises(LoopStopped) as raised:
+        _looped(asynchronous, send, start, Toolbox((_CITY, _weather)))
+    error = raised.value
+    assert isinstance(error.error, InvalidMessage)
+    assert error.__cause__ is error.error
+    assert str(error.error).startswith("choices[0].message.role: ")
+    assert (error.step, error.stage) == (2, "from_response")
+    assert str(error) == (
+        "from_response: stopped the loop at step 2 (.history keeps the 3 messages before it),"
+        f" got InvalidMessage: {error.error}"
+    )
+    assert _roles(error.history) == ["user", "assistant", "tool"]
+
+
+def test_a_history_the_wire_cannot_carry_stops_the_loop_with_the_tools_results_kept() -> None:
+    """A tool returned an image, which OpenAI Chat takes only when asked: the result is kept to resend."""
+
+    def snapshot(city: str) -> ImagePart:
+        return ImagePart(data=_PIXEL, media_type="image/png")
+
+    tool = Tool("get_weather", parameters=_CITY.parameters)
+    send = _Replay(_calling("Paris"))
+    start = [ChatMessage.user("Weather?")]
+    with pytest.raises(LoopStopped) as raised:
+        run_loop(send, start, Toolbox((tool, snapshot)), codec=openai)
+    error = raised.value
+    assert (error.step, error.stage, type(error.error)) == (2, "to_request", InvalidMessage)
+    assert str(error.error).startswith("messages[2].content[0]: OpenAI takes images in user messages only")
+    assert _roles(error.history) == ["user", "assistant", "tool"]
+    assert error.history[2].content == (ImagePart(data=_PIXEL, media_type="image/png"),)
+    assert len(send.bodies) == 1  # the request that could not be written was not sent
+    again = _Replay(_completion({"role": "assistant", "content": "Sunny."}))
+    options = {"tool_parts_to_user": True}
+    run_loop(again, error.history, Toolbox((tool, snapshot)), codec=openai, request_options=options)
+    assert again.bodies == [openai.to_request(error.history, tools=[tool], **options)]
+
+
+def test_a_loop_stopped_at_the_first_step_keeps_the_history_it_was_given() -> None:
+    """One message, said in the singular; the error pickles whole, its cause with it."""
+    error = ConnectionError("no route")
+    with pytest.raises(LoopStopped) as raised:
+        run_loop(_FailingAt(error), [ChatMessage.user("hi")], Toolbox(), codec=openai)
+    assert str(raised.value) == (
+        "send: stopped the loop at step 1 (.history keeps the 1 message before it), got ConnectionError: no route"
+    )
+    copy = pickle.loads(pickle.dumps(raised.value))
+    assert (str(copy), copy.step, copy.stage, copy.history) == (
+        str(raised.value),
+        1,
+        "send",
+        [ChatMessage.user("hi")],
+    )
+    assert type(copy.error) is ConnectionError
+    assert copy.error.args == ("no route",)
+
+
+def test_a_loop_error_says_what_raised_even_when_it_cannot_be_shown() -> None:
+    """A long text is cut; an exception whose __str__ raises is named by its type alone."""
+
+    class Unprintable(Exception):
+        def __str__(self) -> str:
+            raise RuntimeError("no text")
+
+    long = LoopStopped(3, "send", OSError("x" * 500), [])
+    assert long.got == f"OSError: {'x' * 231}... (509 characters)"
+    assert LoopStopped(3, "send", Unprintable(), []).got == "Unprintable"
+    assert LoopStopped(3, "send", OSError(), []).got == "OSError"
+
+    def unprintable(city: str) -> str:
+        raise Unprintable
+
+    assert (
+        run_calls(_turn(_call()), Toolbox((_CITY, unprintable)))[0].text == "get_weather failed: Unprintable"
+    )
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run_loop", "arun_loop"])
+def test_an_interrupt_of_the_transport_passes_as_it_is(asynchronous: bool) -> None:
+    """Only Exceptions stop the loop as LoopStopped: KeyboardInterrupt is not wrapped."""
+
+    with pytest.raises(KeyboardInterrupt):
+        _looped(asynchronous, _FailingAt(KeyboardInterrupt()), [ChatMessage.user("hi")], Toolbox())
 
 
 @pytest.mark.parametrize(
@@ -650,7 +788,7 @@ def test_run_loop_refuses_bad_arguments_before_sending(call: Callable[[], object
 
 @pytest.mark.parametrize(
     "function",
-    [Toolbox.__init__, run_calls, arun_calls, run_loop, arun_loop, LoopLimit.__init__],
+    [Toolbox.__init__, run_calls, arun_calls, run_loop, arun_loop, LoopLimit.__init__, LoopStopped.__init__],
     ids=lambda function: function.__qualname__,
 )
 def test_the_loops_annotations_resolve_at_run_time(function: Callable[..., object]) -> None:
@@ -683,8 +821,10 @@ def test_request_options_go_to_each_to_request() -> None:
     titled = Tool(_CITY.name, _CITY.description, _CITY.parameters, extra={"title": "Weather"})
     toolbox = Toolbox((titled, _weather))
     answer = _completion({"role": "assistant", "content": "18 °C."})
-    with pytest.raises(InvalidTool, match=r"title"):
+    with pytest.raises(LoopStopped) as raised:
         run_loop(_Replay(answer), [ChatMessage.user("Weather?")], toolbox, codec=openai)
+    assert (raised.value.stage, type(raised.value.error)) == ("to_request", InvalidTool)
+    assert "title" in str(raised.value.error)
     send = _Replay(_calling("Paris"), answer)
     history = run_loop(
         send,
@@ -731,10 +871,13 @@ def test_request_options_that_are_not_keyword_arguments_are_refused(options: obj
 def test_an_async_transport_in_run_loop_is_refused_saying_to_use_arun_loop() -> None:
     """The coroutine is closed (no 'never awaited' warning) and the error names the fix."""
     send = _Replay(_completion({"role": "assistant", "content": "Hi."}))
-    with pytest.raises(
-        InvalidTranscript, match=r"^send: must return the response, not an awaitable \(use arun_loop\)"
-    ):
+    with pytest.raises(LoopStopped) as raised:
         run_loop(send.asend, [ChatMessage.user("hi")], Toolbox(), codec=openai)
+    assert raised.value.stage == "send"
+    assert isinstance(raised.value.error, InvalidTranscript)
+    assert str(raised.value.error).startswith(
+        "send: must return the response, not an awaitable (use arun_loop)"
+    )
 
 
 def test_arun_loop_takes_a_sync_transport_too() -> None:

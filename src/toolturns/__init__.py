@@ -22,6 +22,7 @@ from ._errors import (
     InvalidToolCall,
     InvalidTranscript,
     LoopLimit,
+    LoopStopped,
     MessageError,
 )
 from ._extra import Extra  # noqa: F401
@@ -47,6 +48,7 @@ __all__ = (
     "InvalidToolCall",
     "InvalidTranscript",
     "LoopLimit",
+    "LoopStopped",
     "MessageError",
     "PartialToolCall",
     "Problem",
@@ -85,6 +87,7 @@ for _public in (
     InvalidToolCall,
     InvalidTranscript,
     LoopLimit,
+    LoopStopped,
     MessageError,
     PartialToolCall,
     Problem,

@@ -18,6 +18,7 @@ __all__ = [
     "MessageError",
     "at",
     "describe",
+    "exception_text",
     "join_path",
     "renamed",
 ]
@@ -230,6 +231,65 @@ class LoopLimit(MessageError):
         return (LoopLimit, (self.max_steps, self.history))
 
 
+class LoopStopped(MessageError):
+    """A step of a tool loop raised, and the loop stopped there without losing what it had.
+
+    What raises is the caller's transport (``send``: a timeout, a rate limit)
+    or the codec (``to_request`` writing a history the wire cannot carry,
+    ``from_response`` reading a response that is not one). The turns read and
+    the results of the tools already run are in ``history``: every call in it
+    is answered, so it passes ``check_transcript``; resume from it once the
+    cause is mended. The exception itself is ``error``, and the ``__cause__``.
+
+    Attributes:
+        step: The step that raised, from 1 (each step sends one request).
+        stage: What raised: ``"to_request"``, ``"send"`` or ``"from_response"``.
+        error: The exception it raised.
+        history: Every message of the loop before that step: the history it
+            started from, then each turn and its results.
+
+    >>> error = LoopStopped(2, "send", TimeoutError("read timed out"), [])
+    >>> print(error)
+    send: stopped the loop at step 2 (.history keeps the 0 messages before it), got TimeoutError: read timed out
+    >>> error.error
+    TimeoutError('read timed out')
+    """
+
+    step: int
+    stage: str
+    error: Exception
+    history: list[ChatMessage]
+
+    def __init__(self, step: int, stage: str, error: Exception, history: list[Any]) -> None:
+        count = len(history)
+        super().__init__(
+            stage,
+            f"stopped the loop at step {step} (.history keeps the {count} message{'' if count == 1 else 's'}"
+            " before it)",
+            # An exception's words say what went wrong, so more of them are shown than of a value.
+            _cut(exception_text(error), 4 * _MAX_SHOWN),
+        )
+        self.step = step
+        self.stage = stage
+        self.error = error
+        self.history = history
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (LoopStopped, (self.step, self.stage, self.error, self.history))
+
+
+def exception_text(error: BaseException) -> str:
+    """An exception as its type's name and its own words (``TimeoutError: read timed out``).
+
+    A ``__str__`` that raises does not hide the exception it describes: the name is said alone.
+    """
+    try:
+        said = str(error)
+    except Exception:
+        said = ""
+    return f"{type(error).__name__}: {said}" if said else type(error).__name__
+
+
 class at:
     """Prefix the path of any MessageError raised inside with ``prefix``.
 
@@ -280,16 +340,17 @@ def join_path(prefix: str, path: str) -> str:
     return f"{prefix}.{path}"
 
 
+def _cut(shown: str, limit: int = _MAX_SHOWN) -> str:
+    return f"{shown[:limit]}... ({len(shown)} characters)" if len(shown) > limit else shown
+
+
 def describe(value: object) -> str:
     """Describe a value for an error message: scalars by repr, the rest by type."""
     if isinstance(value, int) and value.bit_length() > 4 * _MAX_SHOWN:
         # Too long to show anyway, and repr() of a huge int raises ValueError.
         return f"an integer of {value.bit_length()} bits"
     if value is None or isinstance(value, (str, int, float)):
-        shown = repr(value)
-        if len(shown) > _MAX_SHOWN:
-            shown = f"{shown[:_MAX_SHOWN]}... ({len(shown)} characters)"
-        return shown
+        return _cut(repr(value))
     kind = type(value)
     if kind.__module__ == "builtins" or isinstance(value, enum.Enum) or not hasattr(value, "__dict__"):
         return kind.__name__  # a value type (datetime, Decimal): its name says enough

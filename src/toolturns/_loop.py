@@ -20,8 +20,10 @@ from ._errors import (
     InvalidTool,
     InvalidTranscript,
     LoopLimit,
+    LoopStopped,
     MessageError,
     describe,
+    exception_text,
 )
 from ._json import encode, value_key
 from ._message import ChatMessage, Role
@@ -201,8 +203,7 @@ def _prepare(toolbox: Toolbox, call: ToolCall) -> tuple[_Entry, dict[str, Any]] 
 
 def _raised(call: ToolCall, error: BaseException) -> ChatMessage:
     # The exception's own words, not a traceback: what the model can act on.
-    said = str(error)
-    return _failed(call, f"{call.name} failed: {type(error).__name__}{': ' + said if said else ''}")
+    return _failed(call, f"{call.name} failed: {exception_text(error)}")
 
 
 def _answer(call: ToolCall, value: object) -> ChatMessage:
@@ -438,8 +439,8 @@ def run_loop(
 
     Args:
         send: Posts a body and returns the provider's response (a dict, or an
-            SDK response object the codec reads). Its exceptions propagate
-            as they are; an async one is ``arun_loop``'s.
+            SDK response object the codec reads). An async one is
+            ``arun_loop``'s.
         history: The conversation so far; it is not changed.
         codec: The wire: a codec module (``toolturns.openai``) or its
             registered name (``"openai"``).
@@ -457,12 +458,22 @@ def run_loop(
     Raises:
         LoopLimit: the ``max_steps``-th turn still called tools. Its calls
             were answered, so ``.history`` passes ``check_transcript``.
-        MessageError: the codec cannot write the history or read a response.
+        LoopStopped: a step raised: ``send`` (a timeout, a rate limit), or the
+            codec writing the history or reading the response. Its
+            ``.history`` keeps every turn and result before that step, and
+            its ``.error`` (the ``__cause__`` too) is what was raised.
+        InvalidTranscript: an argument of the loop's own is wrong
+            (``InvalidTool``: ``toolbox`` is not a ``Toolbox``); nothing was sent.
     """
     wire, messages, options = _start(history, codec, max_steps, request_options)
     box = _toolbox(toolbox)
-    for _ in range(max_steps):
-        turn = wire.from_response(_answer_of(send(wire.to_request(messages, tools=box.tools, **options))))
+    for number in range(1, max_steps + 1):
+        with _Step(number, messages) as step:
+            body = wire.to_request(messages, tools=box.tools, **options)
+            step.stage = "send"
+            answer = _answer_of(send(body))
+            step.stage = "from_response"
+            turn = wire.from_response(answer)
         messages.append(turn)
         if not turn.tool_calls:
             return messages
@@ -487,15 +498,42 @@ async def arun_loop(
     box = _toolbox(toolbox)
     _check_concurrency(max_concurrency)
     _check_timeout(timeout)
-    for _ in range(max_steps):
-        answer = send(wire.to_request(messages, tools=box.tools, **options))
-        # A sync transport works here too: only an awaitable is awaited.
-        turn = wire.from_response(await answer if _awaitable(answer) else answer)
+    for number in range(1, max_steps + 1):
+        with _Step(number, messages) as step:
+            body = wire.to_request(messages, tools=box.tools, **options)
+            step.stage = "send"
+            answer = send(body)
+            # A sync transport works here too: only an awaitable is awaited.
+            answer = await answer if _awaitable(answer) else answer
+            step.stage = "from_response"
+            turn = wire.from_response(answer)
         messages.append(turn)
         if not turn.tool_calls:
             return messages
         messages.extend(await arun_calls(turn, box, max_concurrency=max_concurrency, timeout=timeout))
     raise LoopLimit(max_steps, messages)
+
+
+class _Step:
+    """One request of a loop: an exception inside stops the loop as ``LoopStopped``, keeping its history.
+
+    Only an ``Exception``: a ``KeyboardInterrupt`` or a task's cancellation
+    passes as it is, as everywhere in Python.
+    """
+
+    __slots__ = ("history", "number", "stage")
+
+    def __init__(self, number: int, history: list[ChatMessage]) -> None:
+        self.number = number
+        self.history = history
+        self.stage = "to_request"  # what runs now; the loop moves it on
+
+    def __enter__(self) -> _Step:
+        return self
+
+    def __exit__(self, kind: object, error: BaseException | None, traceback: object) -> None:
+        if isinstance(error, Exception):
+            raise LoopStopped(self.number, self.stage, error, self.history) from error
 
 
 def _answer_of(answer: object) -> object:

@@ -33,6 +33,7 @@ class Reply:
 
     content_type: str
     body: bytes
+    status: int = 200
 
 
 def json_reply(body: object) -> Reply:
@@ -99,7 +100,9 @@ class RecordedServer:
 
         def handle(request: httpx2.Request) -> httpx2.Response:
             reply = self._answer(str(request.url), request.content)
-            return httpx2.Response(200, headers={"content-type": reply.content_type}, content=reply.body)
+            return httpx2.Response(
+                reply.status, headers={"content-type": reply.content_type}, content=reply.body
+            )
 
         return httpx2.MockTransport(handle)
 
@@ -108,7 +111,9 @@ class RecordedServer:
 
         def handle(request: httpx.Request) -> httpx.Response:
             reply = self._answer(str(request.url), request.content)
-            return httpx.Response(200, headers={"content-type": reply.content_type}, content=reply.body)
+            return httpx.Response(
+                reply.status, headers={"content-type": reply.content_type}, content=reply.body
+            )
 
         return httpx.MockTransport(handle)
 

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from openai.types.chat import ChatCompletionStreamOptionsParam
 
 from tests.sdk.recorded import (
     RecordedServer,
+    Reply,
     assembled,
     json_reply,
     openai_client,
@@ -23,7 +25,7 @@ from tests.sdk.recorded import (
     stream_data,
     tool_loop,
 )
-from toolturns import ChatMessage, Tool, Toolbox, check_transcript, openai, run_loop
+from toolturns import ChatMessage, LoopStopped, Tool, Toolbox, check_transcript, openai, run_loop
 
 # The prompts, tools and tool results of the recorded requests.
 _MODEL = "gpt-4.1-mini"
@@ -184,3 +186,46 @@ def test_run_loop_through_the_openai_client() -> None:
     assert result == history
     assert len(start) == 2  # the history given is not changed
     assert check_transcript(result, target="openai") == []
+
+
+def test_a_rate_limit_stops_run_loop_with_the_sdks_error_and_the_history_so_far() -> None:
+    """The client's RateLimitError is the cause; the history resumes, and ends as the loop without the 429."""
+    import openai as sdk
+
+    start = [
+        ChatMessage.system("You are a helpful assistant."),
+        ChatMessage.user("What is the temperature in Tokyo?"),
+    ]
+    toolbox = Toolbox((_TEMPERATURE, _FUNCTIONS["get_temperature"]))
+    first, *rest = recorded("openai", "loop")
+    limited = Reply(
+        "application/json",
+        b'{"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}}',
+        status=429,
+    )
+    server = RecordedServer([json_reply(first), limited])
+    with openai_client(server) as client, pytest.raises(LoopStopped) as raised:
+        run_loop(
+            lambda body: client.chat.completions.create(model=_MODEL, **body), start, toolbox, codec=openai
+        )
+    error = raised.value
+    assert isinstance(error.error, sdk.RateLimitError)
+    assert (error.step, error.stage, error.__cause__) == (2, "send", error.error)
+    assert str(error).startswith("send: stopped the loop at step 2 (.history keeps the 4 messages before it)")
+    assert check_transcript(error.history, target="openai") == []
+
+    resumed = RecordedServer(json_reply(response) for response in rest)
+    with openai_client(resumed) as client:
+        history = run_loop(
+            lambda body: client.chat.completions.create(model=_MODEL, **body),
+            error.history,
+            toolbox,
+            codec=openai,
+        )
+    whole = RecordedServer(json_reply(response) for response in recorded("openai", "loop"))
+    with openai_client(whole) as client:
+        expected = run_loop(
+            lambda body: client.chat.completions.create(model=_MODEL, **body), start, toolbox, codec=openai
+        )
+    assert history == expected
+    assert resumed.sent == whole.sent[1:] == server.sent[1:]

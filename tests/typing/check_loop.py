@@ -16,6 +16,7 @@ from toolturns import (
     InvalidTool,
     InvalidTranscript,
     LoopLimit,
+    LoopStopped,
     Tool,
     Toolbox,
     ToolCall,
@@ -87,6 +88,16 @@ def a_loop_limit_carries_the_history() -> None:
     error = LoopLimit(2, [ChatMessage.user("hi")])
     assert_type(error.history, list[ChatMessage])
     assert_type(error.max_steps, int)
+
+
+@correct
+def a_stopped_loop_carries_the_history_and_the_error() -> None:
+    """LoopStopped's history is the messages before the step; its error the exception that step raised."""
+    error = LoopStopped(2, "send", TimeoutError("read timed out"), [ChatMessage.user("hi")])
+    assert_type(error.history, list[ChatMessage])
+    assert_type(error.error, Exception)
+    assert_type(error.step, int)
+    assert_type(error.stage, str)
 
 
 # -- mistakes the checkers flag ---------------------------------------------------------------------
