@@ -4,14 +4,19 @@ becomes one of these)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from toolturns import (
     ChatMessage,
     InvalidMessage,
+    InvalidStream,
     InvalidToolCall,
     PartialToolCall,
     anthropic,
+    mcp,
+    ollama,
     openai,
     responses,
 )
@@ -252,3 +257,73 @@ def test_mcp_an_empty_structured_result_alone_is_the_content() -> None:
     result = mcp.tool_result("call_1", {"content": [], "structuredContent": {}, "_meta": {"k": 1}})
     assert result.content == "{}"
     assert result.provider_data == {"mcp": {"_meta": {"k": 1}}}
+
+
+def _circular() -> list[object]:
+    circular: list[object] = []
+    circular.append(circular)
+    return circular
+
+
+def _chunk(delta: dict[object, object]) -> dict[str, object]:
+    return {"object": "chat.completion.chunk", "choices": [{"index": 0, "delta": delta}]}
+
+
+def _ollama_chunk(**more: object) -> dict[object, object]:
+    message: dict[object, object] = {"role": "assistant", "content": ""}
+    message.update({int(key.removeprefix("k")): value for key, value in more.items()})
+    return {"model": "llama3.2", "created_at": "2025-07-07T20:32:54Z", "message": message, "done": False}
+
+
+@pytest.mark.parametrize(
+    ("assembler", "items", "path"),
+    [
+        (
+            openai.StreamAssembler,
+            [_chunk({"role": "assistant", "tool_calls": [{"index": 0, "id": "call_1", 1: _circular()}]})],
+            "item[0].choices[0].delta.tool_calls[0][1]",
+        ),
+        (
+            openai.StreamAssembler,
+            [
+                _chunk(
+                    {"tool_calls": [{"index": 0, "id": "call_1", "function": {"name": "f", 2: _circular()}}]}
+                )
+            ],
+            "item[0].choices[0].delta.tool_calls[0].function[2]",
+        ),
+        (
+            openai.StreamAssembler,
+            [_chunk({"role": "assistant", 1: 5}), _chunk({1: 6})],
+            "item[1].choices[0].delta[1]",
+        ),
+        (ollama.StreamAssembler, [_ollama_chunk(k1=5), _ollama_chunk(k1=6)], "item[1].message[1]"),
+    ],
+)
+def test_a_stream_key_that_is_not_text_is_located_when_its_value_is_refused(
+    assembler: Callable[[], openai.StreamAssembler | ollama.StreamAssembler], items: list[object], path: str
+) -> None:
+    """A caller's dict may have an int key: a value refused under it is an InvalidStream at its place,
+    not an AttributeError from joining the path (found by the contract test's arbitrary streams)."""
+    stream = assembler()
+    for item in items[:-1]:
+        stream.feed(item)
+    with pytest.raises(InvalidStream) as raised:
+        stream.feed(items[-1])
+    assert raised.value.path == path
+
+
+@pytest.mark.parametrize(
+    ("result", "path"),
+    [
+        ({"content": [{"type": "text", "text": "hi", 1: _circular()}]}, "content[0][1]"),
+        ({"content": [], 1: _circular()}, "[1]"),
+    ],
+)
+def test_mcp_a_result_key_that_is_not_text_is_located_when_its_value_is_refused(
+    result: dict[object, object], path: str
+) -> None:
+    """The same for a tool result a caller hands to toolturns.mcp as a dict."""
+    with pytest.raises(InvalidMessage) as raised:
+        mcp.tool_result("call_1", result)
+    assert raised.value.path == path

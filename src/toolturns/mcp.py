@@ -25,7 +25,7 @@ from typing import Any
 from ._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ._errors import InvalidMessage, InvalidTool, MessageError, at, describe, renamed
 from ._extra import carries_nothing
-from ._json import JSON, ErrorFactory, encode, owned
+from ._json import JSON, ErrorFactory, encode, join_key, owned
 from ._loop import Toolbox, _awaitable
 from ._message import ChatMessage
 from ._sdk import dumped
@@ -339,7 +339,7 @@ def _resource(block: Mapping[Any, Any]) -> ContentPart:
 def _json_of(data: Mapping[Any, Any], modelled: Collection[str]) -> dict[str, JSON]:
     """The keys of ``data`` not in ``modelled``, each a JSON copy; those that carry nothing left out."""
     return {
-        key: owned(value, key, InvalidMessage)
+        key: owned(value, join_key("", key), InvalidMessage)  # a caller's dict may have any key
         for key, value in data.items()
         if key not in modelled and not carries_nothing(value)
     }

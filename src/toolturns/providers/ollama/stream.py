@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..._errors import InvalidStream, describe
+from ..._json import join_key
 from ..._message import ASSISTANT, ChatMessage
 from ..._stream import PartialToolCall
 from ..._tool_call import ToolCall
@@ -147,7 +148,7 @@ class StreamAssembler(Assembler):
             else:
                 if key == "images":
                     read_images(value)  # a broken image is reported on the item that brought it
-                self._others.merge(key, value, key)
+                self._others.merge(key, value, join_key("", key))  # a caller's dict may have any key
 
     def _content(self) -> str:
         return self._text.so_far()

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 from ..._arguments import text_arguments
 from ..._errors import InvalidStream, MessageError, describe
 from ..._extra import EMPTY
+from ..._json import join_key
 from ..._message import ASSISTANT, ChatMessage, _plain, unique_ids
 from ..._sdk import dumped
 from ..._stream import PartialToolCall
@@ -360,7 +361,7 @@ class StreamAssembler(Assembler):
                 others = self._others
                 if others is None:
                     self._others = others = OtherKeys(extend_arrays=True)
-                others.merge(key, value, key)
+                others.merge(key, value, join_key("", key))  # a caller's dict may have any key
 
     def _feed_call(self, delta: object, position: int) -> None:
         if not isinstance(delta, dict):
@@ -393,10 +394,10 @@ class StreamAssembler(Assembler):
             # The latest value of each key: a call's extra key is not streamed text.
             for key, value in delta.items():
                 if key not in _CALL_DELTA_KEYS and value is not None:
-                    call.extra[key] = owned(value, key)
+                    call.extra[key] = owned(value, join_key("", key))
             for key, value in function.items():
                 if key not in _FUNCTION_DELTA_KEYS and value is not None:
-                    call.function_extra[key] = owned(value, f"function.{key}")
+                    call.function_extra[key] = owned(value, join_key("function", key))
         finally:  # whatever was changed, a snapshot reads the call again
             if index is not None:
                 self._current = call
