@@ -1626,7 +1626,11 @@ def test_the_text_report_escapes_every_untrusted_string(
     assert_one_line_each(out, len(problems))
     for text, problem in zip(out.splitlines(), problems, strict=True):
         assert text.startswith(f"{path}:{problem['line']}: ")
-    assert "\\n/etc/passwd:1: line: invalid_json: forged\\x1b[2J\\x07\\u2028\\x85\\u202e" in out
+    # A key in a path is its JSON text (a newline as \n); what JSON leaves as it is, the report escapes.
+    assert (
+        'function["k\\n/etc/passwd:1: line: invalid_json: forged\\u001b[2J\\u0007\\u2028\\x85\\u202e\\ud800"]'
+        in out
+    )
 
 
 def test_the_unanswered_call_names_an_unprintable_tool_name_quoted(
@@ -1653,7 +1657,8 @@ def test_json_format_escapes_unprintable_characters_too(
     lines = out.split("\n")[:-1]
     assert_one_line_each(out, len(lines))
     assert all(text.isascii() or text.isprintable() for text in lines)
-    assert any(FORGED in json.loads(text)["path"] for text in lines)
+    # The same value back: a key in a path is its JSON text.
+    assert any(json.dumps("k" + FORGED, ensure_ascii=False) in json.loads(text)["path"] for text in lines)
 
 
 def captured(*argv: str) -> tuple[int, str, str]:

@@ -5,6 +5,7 @@ becomes one of these)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any, cast
 
 import pytest
 
@@ -13,7 +14,10 @@ from toolturns import (
     InvalidMessage,
     InvalidStream,
     InvalidToolCall,
+    MessageError,
     PartialToolCall,
+    Tool,
+    ToolCall,
     anthropic,
     mcp,
     ollama,
@@ -327,3 +331,134 @@ def test_mcp_a_result_key_that_is_not_text_is_located_when_its_value_is_refused(
     with pytest.raises(InvalidMessage) as raised:
         mcp.tool_result("call_1", result)
     assert raised.value.path == path
+
+
+@pytest.mark.parametrize(
+    ("assembler", "items", "path"),
+    [
+        (
+            openai.StreamAssembler,
+            [_chunk({"role": "assistant", b"k": 5}), _chunk({b"k": 6})],
+            "item[1].choices[0].delta[b'k']",
+        ),
+        (
+            ollama.StreamAssembler,
+            [
+                {**_ollama_chunk(), "message": {"role": "assistant", (1, 2): 5}},
+                {**_ollama_chunk(), "message": {(1, 2): 6}},
+            ],
+            "item[1].message[(1, 2)]",
+        ),
+    ],
+)
+def test_a_key_json_has_no_text_for_is_named_by_its_repr(
+    assembler: Callable[[], openai.StreamAssembler | ollama.StreamAssembler], items: list[object], path: str
+) -> None:
+    """bytes and tuple keys: joining them into a path raised TypeError (JSON has no text for them)."""
+    stream = assembler()
+    stream.feed(items[0])
+    with pytest.raises(InvalidStream) as raised:
+        stream.feed(items[1])
+    assert raised.value.path == path
+
+
+def test_a_key_json_has_no_text_for_is_refused_as_a_key_by_the_readers() -> None:
+    """Fed once, such a key is kept until the message is built, which refuses it as a key."""
+    stream = openai.StreamAssembler()
+    stream.feed(_chunk({"role": "assistant", "content": "hi", b"k": [1]}))
+    with pytest.raises(InvalidMessage, match=r"keys must be strings, got bytes$"):
+        stream.message()
+    with pytest.raises(InvalidMessage, match=r"^provider_data\.mcp: keys must be strings, got bytes$"):
+        mcp.tool_result("call_1", {"content": [], b"k": 5})
+
+
+_HUGE = 10**5000  # past the digits int's repr writes (sys.set_int_max_str_digits)
+
+
+class _Unshown:
+    """A key whose repr raises: a path names it by its type."""
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+class _Text(str):
+    """A str subclass, whose own methods toolturns does not call."""
+
+    def __format__(self, spec: str) -> str:
+        raise RuntimeError("no format")
+
+
+def _refused(read: Callable[[], object]) -> MessageError:
+    with pytest.raises(MessageError) as raised:
+        read()
+    return raised.value
+
+
+@pytest.mark.parametrize(
+    ("read", "path"),
+    [
+        (
+            lambda: Tool("t", parameters={"type": "object", "additionalProperties": False}).validate(
+                cast(Any, {_HUGE: 1})  # a caller's dict, whatever its type says
+            ),
+            "[an integer of 16610 bits]",
+        ),
+        (
+            lambda: ToolCall.from_dict(
+                {"id": "c", "type": "function", "function": {"name": "f", "arguments": "{}", _HUGE: 1}}
+            ),
+            "function[an integer of 16610 bits]",
+        ),
+        (
+            lambda: Tool.from_dict({"type": "function", "function": {"name": "f", _HUGE: 1}, _HUGE: 2}),
+            "function[an integer of 16610 bits]",
+        ),
+        (
+            lambda: openai.StreamAssembler().feed(_chunk({"role": "assistant", (_HUGE,): _circular()})),
+            "item[0].choices[0].delta[tuple]",
+        ),
+        (
+            lambda: openai.StreamAssembler().feed(_chunk({"role": "assistant", _Unshown(): _circular()})),
+            "item[0].choices[0].delta[_Unshown]",
+        ),
+        (lambda: mcp.tool_result("call_1", {"content": [], _Text("x"): _circular()}), "x"),
+    ],
+)
+def test_a_key_whose_text_cannot_be_written_still_gives_a_path(read: Callable[[], object], path: str) -> None:
+    """An int past the digit limit, a repr that raises, a str subclass whose __format__ raises: the
+    refusal is toolturns' own error, and its path a str (found by fuzzing keys of every kind)."""
+    error = _refused(read)
+    assert error.path == path
+    assert type(error.path) is str
+
+
+def test_openai_made_up_ids_take_a_response_id_json_cannot_write() -> None:
+    """A circular or huge response id seeds the made-up call id by its description, the same each time."""
+    for body_id in (_circular(), _HUGE):
+        body = {
+            "id": body_id,
+            "choices": [
+                {
+                    "message": {
+                        "role": "assistant",
+                        "content": None,
+                        "tool_calls": [{"type": "function", "function": {"name": "f", "arguments": "{}"}}],
+                    }
+                }
+            ],
+        }
+        first, again = openai.from_response(body), openai.from_response(body)
+        assert first == again
+        assert first.tool_calls is not None
+        assert first.tool_calls[0].id.startswith("call_")
+
+
+def test_content_given_as_a_str_subclass_is_kept_as_its_characters() -> None:
+    """Every codec writes it: the Responses writer had asserted the content was a str or parts."""
+    message = ChatMessage.user(_Text("hi"))
+    assert type(message.content) is str
+    assert message == ChatMessage.user("hi")
+    assert responses.to_request([message])["input"] == [{"type": "message", "role": "user", "content": "hi"}]
+    result = ChatMessage.tool_result("call_1", _Text("18 C"))
+    assert type(result.content) is str

@@ -651,6 +651,7 @@ def test_a_transport_error_stops_the_loop_keeping_every_turn_and_result(asynchro
         " got ConnectionError: no route to host"
     )
     assert (error.step, error.stage, error.error, error.__cause__) == (2, "send", down, down)
+    assert error.response is None
     assert _roles(error.history) == ["user", "assistant", "tool"]
     assert error.history[2].content == '{"city":"Paris","temperature":18}'
     assert check_transcript(error.history, target="openai") == []
@@ -676,7 +677,7 @@ def test_a_response_the_codec_cannot_read_stops_the_loop_with_the_codecs_error(a
     assert isinstance(error.error, InvalidMessage)
     assert error.__cause__ is error.error
     assert str(error.error).startswith("choices[0].message.role: ")
-    assert (error.step, error.stage) == (2, "from_response")
+    assert (error.step, error.stage, error.response) == (2, "from_response", broken)
     assert str(error) == (
         "from_response: stopped the loop at step 2 (.history keeps the 3 messages before it),"
         f" got InvalidMessage: {error.error}"
@@ -684,7 +685,10 @@ def test_a_response_the_codec_cannot_read_stops_the_loop_with_the_codecs_error(a
     assert _roles(error.history) == ["user", "assistant", "tool"]
 
 
-def test_a_history_the_wire_cannot_carry_stops_the_loop_with_the_tools_results_kept() -> None:
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run_loop", "arun_loop"])
+def test_a_history_the_wire_cannot_carry_stops_the_loop_with_the_tools_results_kept(
+    asynchronous: bool,
+) -> None:
     """A tool returned an image, which OpenAI Chat takes only when asked: the result is kept to resend."""
 
     def snapshot(city: str) -> ImagePart:
@@ -694,10 +698,16 @@ def test_a_history_the_wire_cannot_carry_stops_the_loop_with_the_tools_results_k
     send = _Replay(_calling("Paris"))
     start = [ChatMessage.user("Weather?")]
     with pytest.raises(LoopStopped) as raised:
-        run_loop(send, start, Toolbox((tool, snapshot)), codec=openai)
+        _looped(asynchronous, send, start, Toolbox((tool, snapshot)))
     error = raised.value
-    assert (error.step, error.stage, type(error.error)) == (2, "to_request", InvalidMessage)
+    assert (error.step, error.stage, type(error.error), error.response) == (
+        2,
+        "to_request",
+        InvalidMessage,
+        None,
+    )
     assert str(error.error).startswith("messages[2].content[0]: OpenAI takes images in user messages only")
+    assert error.got == f"InvalidMessage: {error.error}"  # toolturns' own error, said whole
     assert _roles(error.history) == ["user", "assistant", "tool"]
     assert error.history[2].content == (ImagePart(data=_PIXEL, media_type="image/png"),)
     assert len(send.bodies) == 1  # the request that could not be written was not sent
@@ -731,7 +741,7 @@ def test_a_loop_error_says_what_raised_even_when_it_cannot_be_shown() -> None:
 
     class Unprintable(Exception):
         def __str__(self) -> str:
-            raise RuntimeError("no text")
+            raise TypeError("no text")
 
     long = LoopStopped(3, "send", OSError("x" * 500), [])
     assert long.got == f"OSError: {'x' * 231}... (509 characters)"
@@ -743,6 +753,104 @@ def test_a_loop_error_says_what_raised_even_when_it_cannot_be_shown() -> None:
 
     assert (
         run_calls(_turn(_call()), Toolbox((_CITY, unprintable)))[0].text == "get_weather failed: Unprintable"
+    )
+
+
+class _Keyworded(Exception):
+    """An exception that pickles and does not load again, as the openai SDK's APIStatusError."""
+
+    def __init__(self, message: str, *, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class _Opaque:
+    """A response that does not pickle: a lock inside."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+
+
+def test_a_loop_error_pickles_when_its_cause_or_response_does_not() -> None:
+    """What does not load again is replaced by a RuntimeError saying the error, or by None."""
+    history = [ChatMessage.user("hi")]
+    error = LoopStopped(1, "from_response", _Keyworded("rate limited", status=429), history, _Opaque())
+    copy = pickle.loads(pickle.dumps(error))
+    assert (str(copy), copy.step, copy.stage, copy.history, copy.response) == (
+        str(error),
+        1,
+        "from_response",
+        history,
+        None,
+    )
+    assert type(copy.error) is RuntimeError
+    assert copy.error.args == ("_Keyworded: rate limited",)
+    kept = pickle.loads(pickle.dumps(LoopStopped(1, "from_response", ValueError("x"), history, {"id": "r"})))
+    assert (type(kept.error), kept.error.args, kept.response) == (ValueError, ("x",), {"id": "r"})
+
+
+def test_arun_loop_stops_at_a_sync_transports_error_with_the_stage_send() -> None:
+    """A sync send raising under arun_loop is the send stage, as an async one's."""
+    down = TimeoutError("read timed out")
+    with pytest.raises(LoopStopped) as raised:
+        asyncio.run(arun_loop(_FailingAt(down), [ChatMessage.user("hi")], Toolbox(), codec=openai))
+    assert (raised.value.stage, raised.value.error) == ("send", down)
+
+
+def test_cancelling_arun_loop_while_it_waits_for_the_transport_is_a_cancellation() -> None:
+    """A CancelledError is no Exception: it passes as it is, not as LoopStopped."""
+
+    async def waits(body: dict[str, Any]) -> dict[str, Any]:
+        await asyncio.sleep(60)
+        raise AssertionError("not cancelled")
+
+    async def cancelled() -> None:
+        task = asyncio.create_task(arun_loop(waits, [ChatMessage.user("hi")], Toolbox(), codec=openai))
+        await asyncio.sleep(0.01)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    asyncio.run(cancelled())
+
+
+class _Unsaid(str):
+    """A str whose __str__ raises: its characters are still the content."""
+
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+
+class _Unreadable(list[ImagePart]):
+    """A list of parts whose iteration raises."""
+
+    def __iter__(self) -> Iterator[ImagePart]:
+        raise RuntimeError("cannot iterate")
+
+
+@pytest.mark.parametrize("asynchronous", [False, True], ids=["run_calls", "arun_calls"])
+def test_a_value_that_cannot_be_read_is_answered_as_an_error_and_a_str_by_its_characters(
+    asynchronous: bool,
+) -> None:
+    """run_calls answers every call whatever a tool returns: no exception of a return value escapes."""
+    turn = _turn(_call(id="call_1"), _call(id="call_2"))
+    values = iter([_Unsaid("18 °C"), _Unreadable([ImagePart(data=_PIXEL, media_type="image/png")])])
+
+    def returns(city: str) -> object:
+        return next(values)
+
+    toolbox = Toolbox((_CITY, returns))
+    results = (
+        asyncio.run(arun_calls(turn, toolbox, max_concurrency=1))
+        if asynchronous
+        else run_calls(turn, toolbox)
+    )
+    assert results[0] == ChatMessage.tool_result("call_1", "18 °C")
+    assert type(results[0].content) is str
+    assert results[1] == ChatMessage.tool_result(
+        "call_2",
+        "get_weather returned a value that cannot be read: RuntimeError: cannot iterate",
+        is_error=True,
     )
 
 

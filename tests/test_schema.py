@@ -267,7 +267,7 @@ def test_a_value_too_deep_to_check_is_refused() -> None:
 
 def test_a_key_that_is_not_json_is_shown_by_its_repr() -> None:
     """A mapping with a key JSON has no form for (a caller's, not a model's) still gets InvalidArguments."""
-    assert refusal(tool(additionalProperties=False), {(1, 2): 3})[0] == '["(1, 2)"]'
+    assert refusal(tool(additionalProperties=False), {(1, 2): 3})[0] == "[(1, 2)]"
     assert refusal(tool(additionalProperties=False), {7: 3})[0] == "[7]"
 
 

@@ -11,7 +11,7 @@ True
 # names they use beside the public ones. Imported, not re-exported (type checkers see
 # them as private); all are loaded by then.
 from collections.abc import Mapping  # noqa: F401
-from typing import Any  # noqa: F401
+from typing import Any, Literal  # noqa: F401
 
 from ._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ._errors import (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from ._message import ChatMessage
@@ -236,46 +236,80 @@ class LoopStopped(MessageError):
 
     What raises is the caller's transport (``send``: a timeout, a rate limit)
     or the codec (``to_request`` writing a history the wire cannot carry,
-    ``from_response`` reading a response that is not one). The turns read and
-    the results of the tools already run are in ``history``: every call in it
-    is answered, so it passes ``check_transcript``; resume from it once the
-    cause is mended. The exception itself is ``error``, and the ``__cause__``.
+    ``from_response`` reading a response that is not one). The turns the loop
+    read and the results of the tools it ran are in ``history``, each call the
+    loop read answered: resume from it once the cause is mended. The
+    exception itself is ``error``, and the ``__cause__``.
 
     Attributes:
         step: The step that raised, from 1 (each step sends one request).
         stage: What raised: ``"to_request"``, ``"send"`` or ``"from_response"``.
         error: The exception it raised.
         history: Every message of the loop before that step: the history it
-            started from, then each turn and its results.
+            started from, then each turn and its results. At ``to_request``
+            it is the history the codec refused.
+        response: At ``from_response``, what ``send`` returned, which the
+            codec could not read; else ``None``.
 
-    >>> error = LoopStopped(2, "send", TimeoutError("read timed out"), [])
+    It pickles: an ``error`` or a ``response`` that does not (many SDKs'
+    errors do not load again) is replaced by a ``RuntimeError`` saying the
+    error, or by ``None``.
+
+    >>> error = LoopStopped(1, "send", TimeoutError("read timed out"), [])
     >>> print(error)
-    send: stopped the loop at step 2 (.history keeps the 0 messages before it), got TimeoutError: read timed out
+    send: stopped the loop at step 1 (.history keeps the 0 messages before it), got TimeoutError: read timed out
     >>> error.error
     TimeoutError('read timed out')
     """
 
     step: int
-    stage: str
+    stage: Literal["to_request", "send", "from_response"]
     error: Exception
     history: list[ChatMessage]
+    response: object
 
-    def __init__(self, step: int, stage: str, error: Exception, history: list[Any]) -> None:
+    def __init__(
+        self,
+        step: int,
+        stage: Literal["to_request", "send", "from_response"],
+        error: Exception,
+        history: list[Any],
+        response: object = None,
+    ) -> None:
         count = len(history)
+        said = exception_text(error)
         super().__init__(
             stage,
             f"stopped the loop at step {step} (.history keeps the {count} message{'' if count == 1 else 's'}"
             " before it)",
-            # An exception's words say what went wrong, so more of them are shown than of a value.
-            _cut(exception_text(error), 4 * _MAX_SHOWN),
+            # toolturns' own error is said whole (its value is cut already); another's words are cut
+            # later than a value, since they say what went wrong.
+            said if isinstance(error, MessageError) else _cut(said, 4 * _MAX_SHOWN),
         )
         self.step = step
         self.stage = stage
         self.error = error
         self.history = history
+        self.response = response
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (LoopStopped, (self.step, self.stage, self.error, self.history))
+        error = self.error if _round_trips(self.error) else RuntimeError(exception_text(self.error))
+        response = self.response if _round_trips(self.response) else None
+        # The words said of the error stay those of the one it stopped with.
+        state = {"got": self.got, "args": self.args}
+        return (LoopStopped, (self.step, self.stage, error, self.history, response), state)
+
+
+def _round_trips(value: object) -> bool:
+    """Whether ``value`` pickles and loads again: an exception whose ``__init__`` takes
+    keyword-only arguments (the openai SDK's ``APIStatusError``) pickles, then fails to load."""
+    import pickle  # only a pickled loop error needs it
+
+    try:
+        pickle.loads(pickle.dumps(value))
+    except Exception:
+        return False
+    return True
 
 
 def exception_text(error: BaseException) -> str:

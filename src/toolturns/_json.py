@@ -346,11 +346,30 @@ def _join(path: str, where: tuple[str | int, ...]) -> str:
     return path
 
 
-def join_key(path: str, key: str | int) -> str:
-    """Extend a path by a key or index: ``a.b``, ``a[0]``, ``a["b c"]``."""
-    if isinstance(key, str) and key.isidentifier():
-        return f"{path}.{key}" if path else key
-    return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
+def join_key(path: str, key: object) -> str:
+    """Extend a path by a key or index: ``a.b``, ``a[0]``, ``a["b c"]``.
+
+    Any key of a caller's dict gives a path, and only a ``str``: text by its
+    characters (a subclass's own methods are not called), an int by its
+    digits, anything else (``b"k"``, ``(1, 2)``, ``None``: JSON has no text
+    for some) as ``describe`` shows it.
+    """
+    if isinstance(key, str):
+        text = str.__str__(key)
+        if text.isidentifier():
+            return f"{path}.{text}" if path else text
+        return f"{path}[{json.dumps(text, ensure_ascii=False)}]"
+    return f"{path}[{describe(key) if type(key) is int else _key_repr(key)}]"
+
+
+def _key_repr(key: object) -> str:
+    """A key that is neither text nor an int, by its repr (cut), or by its type's name where
+    even that fails (a huge int in a tuple, a ``__repr__`` that raises)."""
+    try:
+        shown = repr(key)
+    except Exception:
+        return type(key).__name__
+    return shown if len(shown) <= 60 else f"{shown[:60]}... ({len(shown)} characters)"
 
 
 def decode_object(text: str) -> dict[str, Any] | None:

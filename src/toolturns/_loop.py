@@ -11,7 +11,7 @@ that is not a tool, a turn that is not a ``ChatMessage``) raises at once.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from typing import Any, Protocol, TypeAlias, TypeGuard
+from typing import Any, Literal, Protocol, TypeAlias, TypeGuard
 
 from ._content import PART_TYPES, ContentPart
 from ._errors import (
@@ -207,9 +207,18 @@ def _raised(call: ToolCall, error: BaseException) -> ChatMessage:
 
 
 def _answer(call: ToolCall, value: object) -> ChatMessage:
-    """The result of ``call`` whose tool returned ``value``."""
+    """The result of ``call`` whose tool returned ``value``; one that cannot even be read (a
+    sequence whose iteration raises) is an error result too, so that every call is answered."""
+    try:
+        return _result(call, value)
+    except Exception as error:
+        return _failed(call, f"{call.name} returned a value that cannot be read: {exception_text(error)}")
+
+
+def _result(call: ToolCall, value: object) -> ChatMessage:
     if isinstance(value, str):
-        return ChatMessage.tool_result(call.id, str(value))
+        # str.__str__, not str(): the characters of a subclass, whatever its own __str__ does.
+        return ChatMessage.tool_result(call.id, str.__str__(value))
     if isinstance(value, ChatMessage):
         return _forwarded(call, value)
     if isinstance(value, PART_TYPES):
@@ -472,8 +481,7 @@ def run_loop(
             body = wire.to_request(messages, tools=box.tools, **options)
             step.stage = "send"
             answer = _answer_of(send(body))
-            step.stage = "from_response"
-            turn = wire.from_response(answer)
+            turn = wire.from_response(step.reading(answer))
         messages.append(turn)
         if not turn.tool_calls:
             return messages
@@ -505,8 +513,7 @@ async def arun_loop(
             answer = send(body)
             # A sync transport works here too: only an awaitable is awaited.
             answer = await answer if _awaitable(answer) else answer
-            step.stage = "from_response"
-            turn = wire.from_response(answer)
+            turn = wire.from_response(step.reading(answer))
         messages.append(turn)
         if not turn.tool_calls:
             return messages
@@ -521,19 +528,26 @@ class _Step:
     passes as it is, as everywhere in Python.
     """
 
-    __slots__ = ("history", "number", "stage")
+    __slots__ = ("history", "number", "response", "stage")
 
     def __init__(self, number: int, history: list[ChatMessage]) -> None:
         self.number = number
         self.history = history
-        self.stage = "to_request"  # what runs now; the loop moves it on
+        self.stage: Literal["to_request", "send", "from_response"] = "to_request"  # the loop moves it on
+        self.response: object = None  # what send returned, once from_response reads it
 
     def __enter__(self) -> _Step:
         return self
 
     def __exit__(self, kind: object, error: BaseException | None, traceback: object) -> None:
         if isinstance(error, Exception):
-            raise LoopStopped(self.number, self.stage, error, self.history) from error
+            raise LoopStopped(self.number, self.stage, error, self.history, self.response) from error
+
+    def reading(self, response: object) -> object:
+        """``response``, which ``from_response`` reads next: kept, should it fail."""
+        self.stage = "from_response"
+        self.response = response
+        return response
 
 
 def _answer_of(answer: object) -> object:

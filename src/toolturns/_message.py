@@ -630,7 +630,8 @@ def _check_role(value: object) -> Role:
 
 def _check_content(value: object, role: Role) -> str | tuple[ContentPart, ...]:
     if isinstance(value, str):
-        return value
+        # A subclass kept as its characters: the codecs write a str (type() is str, as JSON reads).
+        return str.__str__(value)
     if isinstance(value, (list, tuple)):
         return check_content_parts(value)
     if value is None:

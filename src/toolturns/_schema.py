@@ -45,8 +45,7 @@ class Violation(Exception):
     def path(self) -> str:
         path = ""
         for key in reversed(self.keys):
-            # A key of a mapping that is not JSON (a tuple) is shown by its repr.
-            path = join_key(path, key if isinstance(key, (str, int)) else repr(key))
+            path = join_key(path, key)  # a key that is not JSON (a tuple) as join_key shows it
         return path
 
     def error(self) -> InvalidArguments:

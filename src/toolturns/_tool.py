@@ -9,7 +9,7 @@ from ._checks import lazy_pattern
 from ._errors import InvalidTool, describe, renamed
 from ._extra import Extra
 from ._frozen import field, pickled_fields, refuse_rebuild, slot_names, value_class
-from ._json import JSONInput, decode, encode, value_key
+from ._json import JSONInput, decode, encode, join_key, value_key
 from ._sdk import dumped
 
 if TYPE_CHECKING:
@@ -259,7 +259,7 @@ def _extra_keys(outer: Mapping[Any, Any], function: Mapping[Any, Any]) -> dict[A
         if key not in _MODELLED:
             if key in extra:
                 raise InvalidTool(
-                    f"function.{key}",
+                    join_key("function", key),
                     f"must not also be given beside function, got {describe(outer[key])} there",
                 )
             extra[key] = value

@@ -10,7 +10,7 @@ from ._checks import nonempty_str
 from ._errors import InvalidToolCall, MessageError, describe
 from ._extra import EMPTY, Extra
 from ._frozen import name_slots, refuse_changes, to_class, unfrozen_twin
-from ._json import JSONInput, decode_object, value_key
+from ._json import JSONInput, decode_object, join_key, value_key
 from ._sdk import dumped
 
 __all__ = ["ToolCall", "plain_calls"]
@@ -210,7 +210,7 @@ class ToolCall(_ToolCallSlots):
                 _check_position(value, position, "function.index")
             elif key not in _FUNCTION_KEYS and value is not None and key not in _DERIVED:
                 raise InvalidToolCall(
-                    f"function.{key}",
+                    join_key("function", key),
                     "is not a known key (function holds name and arguments)",
                     describe(value),
                 )

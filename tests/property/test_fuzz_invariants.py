@@ -191,13 +191,14 @@ def test_the_command_line_keeps_the_fuzz_invariant(data: bytes) -> None:
 
 
 def test_the_cli_invariant_catches_a_forged_report_line(monkeypatch: pytest.MonkeyPatch) -> None:
-    """check_cli fails when the text report is not escaped (a newline in a key forges a line)."""
+    """check_cli fails when the text report is not escaped: a line separator in a key, which a
+    path keeps (JSON escapes a newline, not U+2028), forges a line where a viewer breaks lines."""
     monkeypatch.setattr(_cli, "_report", lambda line: line + "\n")
-    call = {"id": "c", "type": "function", "function": {"name": "f", "k\nforged:1: x": 1}}
+    call = {"id": "c", "type": "function", "function": {"name": "f", "k\u2028forged:1: x": 1}}
     line = json.dumps(
         [{"role": "assistant", "content": None, "tool_calls": [call]}, {"role": "user", "content": "?"}]
     )
-    with pytest.raises(AssertionError, match="text lines for"):
+    with pytest.raises(AssertionError, match="is not the JSON problem"):
         check_cli(cli_input(0, line.encode()))
 
 

@@ -9,6 +9,7 @@ only an ``httpx2.Client``) answering with responses recorded from OpenAI
 
 from __future__ import annotations
 
+import pickle
 from typing import Any
 
 import pytest
@@ -213,6 +214,8 @@ def test_a_rate_limit_stops_run_loop_with_the_sdks_error_and_the_history_so_far(
     assert (error.step, error.stage, error.__cause__) == (2, "send", error.error)
     assert str(error).startswith("send: stopped the loop at step 2 (.history keeps the 4 messages before it)")
     assert check_transcript(error.history, target="openai") == []
+    copy = pickle.loads(pickle.dumps(error))  # the SDK's error does not load again: a stand-in does
+    assert (str(copy), copy.history) == (str(error), error.history)
 
     resumed = RecordedServer(json_reply(response) for response in rest)
     with openai_client(resumed) as client:

@@ -8,7 +8,7 @@ example is a function, so importing this module runs none of them;
 from __future__ import annotations
 
 import asyncio
-from typing import Any, assert_type
+from typing import Any, Literal, assert_type
 
 from toolturns import (
     ChatMessage,
@@ -97,7 +97,8 @@ def a_stopped_loop_carries_the_history_and_the_error() -> None:
     assert_type(error.history, list[ChatMessage])
     assert_type(error.error, Exception)
     assert_type(error.step, int)
-    assert_type(error.stage, str)
+    assert_type(error.stage, Literal["to_request", "send", "from_response"])
+    assert_type(error.response, object)
 
 
 # -- mistakes the checkers flag ---------------------------------------------------------------------

@@ -332,7 +332,13 @@ def generated_id(provider: str, *seed: object) -> str:
     The same seed (what the call is and where it stands) always gives the same
     id, so reading the same response twice gives equal messages.
     """
-    digest = hashlib.sha256(json.dumps([provider, *seed], sort_keys=True, default=str).encode()).hexdigest()
+    try:
+        text = json.dumps([provider, *seed], sort_keys=True, default=str)
+    except (TypeError, ValueError, RecursionError):
+        # A seed JSON cannot write even by str() (a circular id, an int past the digit limit,
+        # keys that do not sort): described instead, which never fails.
+        text = json.dumps([provider, *map(describe, seed)])
+    digest = hashlib.sha256(text.encode()).hexdigest()
     return f"call_{digest[:24]}"
 
 
@@ -375,18 +381,18 @@ def read_function_tools(tools: object, provider: str) -> list[Tool]:
             assert isinstance(item, Mapping)
             if "function" in item:
                 _refuse_other_keys(item, _TOOL_KEYS, "")
-                _refuse_other_keys(item["function"], function_keys, "function.")
+                _refuse_other_keys(item["function"], function_keys, "function")
             else:  # the bare {name, description, parameters} from_dict also reads
                 _refuse_other_keys(item, function_keys | {"type"}, "")
             result.append(tool)
     return result
 
 
-def _refuse_other_keys(mapping: Mapping[str, Any], carried: frozenset[str], where: str) -> None:
+def _refuse_other_keys(mapping: Mapping[Any, Any], carried: frozenset[str], where: str) -> None:
     for key in mapping:
         if key not in carried:
             raise InvalidTool(
-                f"{where}{key}",
+                join_key(where, key),
                 f"is not a key of a tool toolturns carries ({', '.join(sorted(carried))})",
                 describe(mapping[key]),
             )
