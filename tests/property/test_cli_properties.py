@@ -86,9 +86,9 @@ _NATIVE = st.one_of(_native_bodies(), s.mutated(_native_bodies())).map(_text)
 def _file(folder: Path, lines: list[bytes]) -> tuple[str, list[bytes]]:
     """Write the lines; the path, and the file's lines as the CLI reads them (split at newlines only)."""
     data = b"\n".join(lines)
-    if data.startswith(b"\x1f\x8b"):
-        # The gzip magic: the file is read as gzip, and broken gzip is an I/O
-        # error (status 2, tested apart). No JSON text starts so.
+    if data.startswith((b"\x1f\x8b", b"PAR1")):
+        # The gzip or Parquet magic: the file is read as gzip or Parquet, and a broken one is an
+        # I/O error (status 2, tested apart; hypothesis found b"PAR1"). No JSON text starts so.
         data = b" " + data
     path = folder / "lines.jsonl"
     path.write_bytes(data)
@@ -107,6 +107,7 @@ def _blank(number: int, line: bytes) -> bool:
 @given(lines=st.lists(_LINES, max_size=6), target=st.sampled_from([None, *TARGETS]))
 @example(lines=[b"\x0b"], target=None)  # found by hypothesis: not blank, and not JSON
 @example(lines=[b"\xef\xbb\xbf"], target=None)  # found by hypothesis: a byte order mark only
+@example(lines=[b"PAR1"], target=None)  # found by hypothesis: Parquet's magic bytes, which _file guards
 def test_check_never_crashes(folder: Path, lines: list[bytes], target: str | None) -> None:
     """``check`` on any lines exits 0 or 1; every JSON output line names a line of the file."""
     argv = ["check", "--format", "json"] + (["--target", target] if target else [])

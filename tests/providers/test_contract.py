@@ -528,7 +528,7 @@ def _readers(codec: Codec) -> dict[str, Callable[[Any], object]]:
 def _well_read(verb: str, got: object) -> bool:
     """What a reader gave is what it promises: a located MessageError, or messages, a turn, tools."""
     if isinstance(got, MessageError):
-        return isinstance(got.path, str) and bool(str(got))
+        return type(got.path) is str and bool(str(got))
     if verb == "from_response":
         return isinstance(got, ChatMessage) and got.role is Role.ASSISTANT
     item = ChatMessage if verb == "from_request" else Tool
