@@ -8,7 +8,7 @@ import pickle
 import threading
 import time
 import typing
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -965,6 +965,11 @@ def test_request_options_go_to_each_to_request() -> None:
         ),
         ({1: True}, "request_options: must be None or a mapping of to_request's keyword arguments, got dict"),
         ({"tools": []}, "request_options.tools: must not be given: the loop sends the toolbox's tools"),
+        (
+            {"drop_unsupported": True, "tool_part_to_user": True},
+            "request_options.tool_part_to_user: is not a keyword argument of the codec's to_request (it takes"
+            " null_content, keep_invalid_arguments, drop_unsupported, tool_parts_to_user), got True",
+        ),
     ],
 )
 def test_request_options_that_are_not_keyword_arguments_are_refused(options: object, message: str) -> None:
@@ -974,6 +979,28 @@ def test_request_options_that_are_not_keyword_arguments_are_refused(options: obj
         run_loop(send, [], Toolbox(), codec=openai, request_options=options)  # type: ignore[arg-type]
     assert str(raised.value) == message
     assert send.bodies == []
+
+
+class _TakesAnything:
+    """A codec of the caller's whose to_request takes any keyword: the loop leaves the options to it."""
+
+    def __init__(self) -> None:
+        self.options: list[dict[str, object]] = []
+
+    def to_request(self, messages: Sequence[ChatMessage], **options: Any) -> dict[str, Any]:
+        self.options.append(options)
+        return openai.to_request(messages, tools=options.get("tools"))
+
+    def from_response(self, body: object) -> ChatMessage:
+        return openai.from_response(body)
+
+
+def test_request_options_go_as_they_are_to_a_codec_that_takes_any_keyword() -> None:
+    """Its signature cannot say which keywords it takes: nothing is refused before the call."""
+    codec = _TakesAnything()
+    send = _Replay(_completion({"role": "assistant", "content": "Hi."}))
+    run_loop(send, [ChatMessage.user("hi")], Toolbox(), codec=codec, request_options={"seed": 7})
+    assert codec.options == [{"tools": (), "seed": 7}]
 
 
 def test_an_async_transport_in_run_loop_is_refused_saying_to_use_arun_loop() -> None:

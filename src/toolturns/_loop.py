@@ -25,7 +25,7 @@ from ._errors import (
     describe,
     exception_text,
 )
-from ._json import encode, value_key
+from ._json import encode, join_key, value_key
 from ._message import ChatMessage, Role
 from ._tool import Tool
 from ._tool_call import ToolCall
@@ -570,10 +570,11 @@ def _start(
     for index, message in enumerate(history):
         if not isinstance(message, ChatMessage):
             raise InvalidTranscript(f"history[{index}]", "must be a ChatMessage", describe(message))
-    return _codec(codec), list(history), _options(request_options)
+    wire = _codec(codec)
+    return wire, list(history), _options(request_options, wire)
 
 
-def _options(request_options: object) -> dict[str, Any]:
+def _options(request_options: object, wire: LoopCodec) -> dict[str, Any]:
     if request_options is None:
         return {}
     if not isinstance(request_options, Mapping) or not all(isinstance(key, str) for key in request_options):
@@ -586,7 +587,35 @@ def _options(request_options: object) -> dict[str, Any]:
         raise InvalidTranscript(
             "request_options.tools", "must not be given: the loop sends the toolbox's tools"
         )
+    known = _keywords(wire.to_request)
+    for key, value in request_options.items():
+        if known is not None and key not in known:
+            taken = ", ".join(known) or "none but tools"
+            raise InvalidTranscript(
+                join_key("request_options", key),
+                f"is not a keyword argument of the codec's to_request (it takes {taken})",
+                describe(value),
+            )
     return dict(request_options)
+
+
+def _keywords(to_request: Callable[..., object]) -> list[str] | None:
+    """The keyword arguments ``to_request`` takes beside ``tools``; None when its signature
+    cannot say (no signature, or ``**kwargs``): the call itself then says what it refuses."""
+    import inspect  # only a loop given request_options needs it
+
+    try:
+        parameters = inspect.signature(to_request).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
+        return None
+    return [
+        parameter.name
+        for parameter in parameters
+        if parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)
+        and parameter.name not in ("tools", "messages")
+    ]
 
 
 def _codec(codec: object) -> LoopCodec:
