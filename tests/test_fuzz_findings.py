@@ -11,18 +11,23 @@ import pytest
 
 from toolturns import (
     ChatMessage,
+    ImagePart,
     InvalidMessage,
     InvalidStream,
     InvalidToolCall,
     MessageError,
     PartialToolCall,
+    TextPart,
     Tool,
+    Toolbox,
     ToolCall,
     anthropic,
+    gemini,
     mcp,
     ollama,
     openai,
     responses,
+    run_calls,
 )
 from toolturns.providers import PROVIDERS
 
@@ -462,3 +467,140 @@ def test_content_given_as_a_str_subclass_is_kept_as_its_characters() -> None:
     assert responses.to_request([message])["input"] == [{"type": "message", "role": "user", "content": "hi"}]
     result = ChatMessage.tool_result("call_1", _Text("18 C"))
     assert type(result.content) is str
+
+
+class _Hostile(str):
+    """A str subclass whose own methods all raise: a field keeps its characters, a plain str."""
+
+    def __format__(self, spec: str) -> str:
+        raise RuntimeError("no format")
+
+    def __str__(self) -> str:
+        raise RuntimeError("no str")
+
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+    def startswith(self, *args: object) -> bool:
+        raise RuntimeError("no startswith")
+
+    def encode(self, *args: object, **keys: object) -> bytes:
+        raise RuntimeError("no encode")
+
+    def __getitem__(self, index: object) -> str:
+        raise RuntimeError("no item")
+
+
+_PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGD4DwABBAEAHnOcQAAAAABJRU5ErkJggg=="
+
+
+def _exchange(text: Callable[[str], str], *, detail: bool = True) -> tuple[list[ChatMessage], list[Tool]]:
+    """A tool exchange, each string field given through ``text`` (an image's detail only where asked:
+    OpenAI's wires carry it)."""
+    tool = Tool(text("get_weather"), text("Current weather."), {"type": "object"})
+    call = ToolCall(text("call_1"), text("get_weather"), text('{"city": "Paris"}'))
+    messages = [
+        ChatMessage.system(text("Be brief.")),
+        ChatMessage(
+            "user",
+            [
+                ImagePart(
+                    data=text(_PNG), media_type=text("image/png"), detail=text("high") if detail else None
+                ),
+                TextPart(text("What is this?")),
+            ],
+            name=text("ada"),
+        ),
+        ChatMessage.assistant_tool_calls([call], text("Checking.")),
+        ChatMessage.tool_result(text("call_1"), text("18 C")),
+    ]
+    return messages, [tool]
+
+
+#: The string fields of each value class _exchange builds.
+_STRING_FIELDS = {
+    ChatMessage: ("content", "tool_call_id", "name"),
+    ToolCall: ("id", "name", "arguments_json"),
+    TextPart: ("text",),
+    ImagePart: ("data", "media_type", "url", "detail"),
+    Tool: ("name", "description", "parameters_json"),
+}
+
+
+def _strings(value: object) -> list[object]:
+    """Every string a message, call, part or tool holds in a field."""
+    found: list[object] = []
+    for name in _STRING_FIELDS[type(value)]:
+        field = getattr(value, name)
+        if isinstance(field, str):
+            found.append(field)
+    content = getattr(value, "content", None)
+    for inner in (
+        *(getattr(value, "tool_calls", None) or ()),
+        *(content if isinstance(content, tuple) else ()),
+    ):
+        found.extend(_strings(inner))
+    return found
+
+
+def test_every_string_field_given_as_a_str_subclass_is_kept_as_a_str() -> None:
+    """Ids, names, tool_call_id, content, part text, image data and media type, argument text, a
+    tool's name and description: each is a plain str, so no codec calls the subclass's methods."""
+    plain, plain_tools = _exchange(str)
+    given, tools = _exchange(_Hostile)
+    assert given == plain
+    assert tools == plain_tools
+    for value in [*given, *tools]:
+        kinds = {type(field) for field in _strings(value)}
+        assert kinds <= {str}, value
+    for codec in (openai, anthropic, gemini, ollama, responses):
+        options = {"tool_parts_to_user": True} if codec is openai else {"drop_unsupported": True}
+        detail = codec in (openai, responses)
+        (given, tools), (plain, plain_tools) = (
+            _exchange(_Hostile, detail=detail),
+            _exchange(str, detail=detail),
+        )
+        assert codec.to_request(given, tools=tools, **options) == codec.to_request(
+            plain, tools=plain_tools, **options
+        )
+    assert repr(given) == repr(plain)
+
+
+def test_a_call_named_by_a_str_subclass_is_answered() -> None:
+    """run_calls formats the name of a call it cannot run: a plain str, whatever the caller gave."""
+    turn = ChatMessage.assistant_tool_calls([ToolCall("call_1", _Hostile("nope"))])
+    (result,) = run_calls(turn, Toolbox())
+    assert result.text == "'nope' was not run: there is no such tool (the tools are: none)"
+
+
+class _NoText:
+    def __str__(self) -> str:
+        raise RuntimeError("no text")
+
+
+def test_made_up_ids_of_one_response_differ_whatever_its_id() -> None:
+    """The fallback seed still holds each call's place: two calls never share an id."""
+    for body_id in (_circular(), _HUGE, _NoText()):
+        calls = [{"type": "function", "function": {"name": "f", "arguments": "{}"}}] * 2
+        body = {
+            "id": body_id,
+            "choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}],
+        }
+        turn = openai.from_response(body)
+        assert turn.tool_calls is not None
+        assert len({call.id for call in turn.tool_calls}) == 2
+
+
+@pytest.mark.parametrize(
+    ("key", "shown"),
+    [
+        ("k" * 100, f'["{"k" * 60}"... (100 characters)]'),
+        (("x" * 100,), f"[('{'x' * 58}... (105 characters)]"),
+        (10**70, f"[{'1' + '0' * 59}... (71 characters)]"),
+        (-3, "[-3]"),
+    ],
+)
+def test_a_long_key_is_cut_in_a_path_as_a_long_value_is(key: object, shown: str) -> None:
+    """One 100 KB key must not flood a log: a path shows at most 60 characters of it, and says how many."""
+    error = _refused(lambda: ToolCall.from_dict({"id": "c", "function": {"name": "f", key: 1}}))
+    assert error.path == f"function{shown}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import enum
 import pickle
 import threading
@@ -787,6 +788,38 @@ def test_a_loop_error_pickles_when_its_cause_or_response_does_not() -> None:
     assert copy.error.args == ("_Keyworded: rate limited",)
     kept = pickle.loads(pickle.dumps(LoopStopped(1, "from_response", ValueError("x"), history, {"id": "r"})))
     assert (type(kept.error), kept.error.args, kept.response) == (ValueError, ("x",), {"id": "r"})
+
+
+def test_a_loop_error_whose_cause_holds_it_pickles_at_once() -> None:
+    """An error that refers back to the LoopStopped it caused is tried once, not once per level."""
+    inner = ValueError("loop")
+    error = LoopStopped(1, "send", inner, [ChatMessage.user("hi")])
+    inner.args = (error,)
+    copy = pickle.loads(pickle.dumps(error))
+    assert str(copy) == str(error)
+
+
+def test_a_loop_error_keeps_its_prefix_and_notes_through_pickle_and_its_cause_through_copy() -> None:
+    """What it holds beyond its arguments pickles; copy and deepcopy keep the very error and response."""
+    error = LoopStopped(2, "from_response", _Keyworded("rate limited", status=429), [], _Opaque())
+    prefixed = error.with_prefix("agent")
+    prefixed.add_note("retry later")
+    loaded = pickle.loads(pickle.dumps(prefixed))
+    assert (str(loaded), loaded.path, loaded.__notes__) == (
+        str(prefixed),
+        "agent.from_response",
+        ["retry later"],
+    )
+    for copied in (copy.copy(error), copy.deepcopy(error)):
+        assert (copied.error, copied.response) == (error.error, error.response)
+        assert (str(copied), copied.step, copied.stage, copied.history) == (
+            str(error),
+            2,
+            "from_response",
+            [],
+        )
+    deep = copy.deepcopy(LoopStopped(1, "send", ValueError("x"), [ChatMessage.user("hi")], {"id": "r"}))
+    assert (type(deep.error), deep.error.args, deep.response) == (ValueError, ("x",), {"id": "r"})
 
 
 def test_arun_loop_stops_at_a_sync_transports_error_with_the_stage_send() -> None:

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ._checks import lazy_pattern
+from ._checks import exact_str, lazy_pattern
 from ._errors import InvalidArguments, describe
 from ._frozen import value_class
 from ._json import decode, decode_object, encode, encoded_plain, join_key, json_kind
@@ -49,7 +49,7 @@ def encode_arguments(value: object, *, call_id: str | None, name: str) -> str:
     if value is None:
         return EMPTY_ARGUMENTS
     if isinstance(value, str):
-        return text_arguments(value)
+        return text_arguments(exact_str(value))  # a subclass's own methods are never called
     if isinstance(value, Mapping):
         if not value:
             return EMPTY_ARGUMENTS

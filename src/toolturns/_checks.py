@@ -7,13 +7,23 @@ from typing import Any, AnyStr
 
 from ._errors import MessageError, describe
 
-__all__ = ["lazy_pattern", "nonempty_str"]
+__all__ = ["exact_str", "lazy_pattern", "nonempty_str"]
+
+
+def exact_str(value: str) -> str:
+    """``value`` as a plain ``str``: a subclass by its characters, none of its own methods called.
+
+    What a field keeps, so that every codec, f-string and method after the
+    check works on a ``str`` (a subclass's ``__format__`` or ``startswith``
+    may raise, or say other text).
+    """
+    return value if type(value) is str else str.__str__(value)
 
 
 def nonempty_str(value: object, path: str, error: type[MessageError]) -> str:
     """Return ``value`` if it is a non-empty ``str``, else raise ``error``."""
     if isinstance(value, str) and value:
-        return value
+        return exact_str(value)
     raise error(path, "must be a non-empty string", describe(value))
 
 

@@ -18,7 +18,7 @@ import binascii
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ._checks import lazy_pattern
+from ._checks import exact_str, lazy_pattern
 from ._errors import InvalidMessage, describe
 from ._extra import EMPTY, Extra
 from ._frozen import field, pickled_fields, refuse_rebuild, slot_names, value_class
@@ -62,6 +62,7 @@ def check_base64(value: object, path: str, start: int = 0) -> str:
     """
     if not isinstance(value, str) or len(value) <= start:
         raise InvalidMessage(path, "must be non-empty base64 text", describe(value))
+    value = exact_str(value)
     size = len(value) - start
     if size % 4:
         raise InvalidMessage(
@@ -120,6 +121,7 @@ def _media_type(
         raise InvalidMessage(
             path, "must be a media type (type/subtype, such as 'image/png')", describe(value)
         )
+    value = exact_str(value)
     top = value.partition("/")[0].lower()
     if kind is not None and top != kind:
         raise InvalidMessage(path, f"must be an {kind}/* media type for this part", describe(value))
@@ -129,8 +131,10 @@ def _media_type(
 
 
 def _optional_str(value: object, path: str) -> str | None:
-    if value is None or (isinstance(value, str) and value):
-        return value
+    if value is None:
+        return None
+    if isinstance(value, str) and value:
+        return exact_str(value)
     raise InvalidMessage(path, "must be a non-empty string or None", describe(value))
 
 
@@ -208,7 +212,7 @@ _SET_TEXT, _SET_TEXT_DATA = _setters(TextPart)
 def _fill_text(self: TextPart, text: object, provider_data: object) -> None:
     if not isinstance(text, str):
         raise InvalidMessage("text", "must be a string", describe(text))
-    _SET_TEXT(self, text)
+    _SET_TEXT(self, exact_str(text))
     _SET_TEXT_DATA(self, _provider_data(provider_data))
 
 
@@ -521,7 +525,7 @@ def _fill_audio(self: AudioPart, data: object, format: object, provider_data: ob
             "must be an audio format's short name, lowercase (such as 'wav' or 'mp3')",
             describe(format),
         )
-    _SET_FORMAT(self, format)
+    _SET_FORMAT(self, exact_str(format))
     _SET_AUDIO_PROVIDER_DATA(self, _provider_data(provider_data))
 
 

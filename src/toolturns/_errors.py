@@ -295,20 +295,63 @@ class LoopStopped(MessageError):
     def __reduce__(self) -> tuple[Any, ...]:
         error = self.error if _round_trips(self.error) else RuntimeError(exception_text(self.error))
         response = self.response if _round_trips(self.response) else None
-        # The words said of the error stay those of the one it stopped with.
-        state = {"got": self.got, "args": self.args}
+        # Everything else it holds (its path with a prefix, its rule and words, notes) as it is.
+        state = {key: value for key, value in self.__dict__.items() if key not in _REBUILT}
+        state["args"] = self.args
         return (LoopStopped, (self.step, self.stage, error, self.history, response), state)
+
+    def __copy__(self) -> LoopStopped:
+        # Not through __reduce__: a copy keeps the very error and response, whatever pickle does.
+        copy = LoopStopped(self.step, self.stage, self.error, self.history, self.response)
+        copy.__dict__.update(self.__dict__)
+        copy.args = self.args
+        return copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> LoopStopped:
+        import copy
+
+        def copied(value: object) -> object:
+            try:
+                return copy.deepcopy(value, memo)
+            except Exception:  # an SDK's error that does not rebuild: the same one
+                return value
+
+        twin = self.__copy__()
+        twin.error = copied(self.error)  # type: ignore[assignment]  # an Exception's copy is one
+        twin.response = copied(self.response)
+        twin.history = list(self.history)  # messages are immutable: the list is what changes
+        return twin
+
+
+#: What LoopStopped's pickle rebuilds from its arguments rather than from its state.
+_REBUILT = frozenset({"step", "stage", "error", "history", "response"})
+
+#: The objects _round_trips is pickling on this thread: one met again (an error that holds
+#: the LoopStopped it caused) is not pickled again from its start.
+_PICKLING: Any = None
 
 
 def _round_trips(value: object) -> bool:
     """Whether ``value`` pickles and loads again: an exception whose ``__init__`` takes
     keyword-only arguments (the openai SDK's ``APIStatusError``) pickles, then fails to load."""
     import pickle  # only a pickled loop error needs it
+    import threading
 
+    global _PICKLING
+    if _PICKLING is None:
+        _PICKLING = threading.local()
+    seen: set[int] | None = getattr(_PICKLING, "ids", None)
+    if seen is None:
+        seen = _PICKLING.ids = set()
+    if id(value) in seen:
+        return True  # being tried already, further out: that try says
+    seen.add(id(value))
     try:
         pickle.loads(pickle.dumps(value))
     except Exception:
         return False
+    finally:
+        seen.discard(id(value))
     return True
 
 

@@ -356,20 +356,27 @@ def join_key(path: str, key: object) -> str:
     """
     if isinstance(key, str):
         text = str.__str__(key)
+        if len(text) > _MAX_KEY:  # a 1 MB key must not flood a log, as a value must not
+            return f"{path}[{json.dumps(text[:_MAX_KEY], ensure_ascii=False)}... ({len(text)} characters)]"
         if text.isidentifier():
             return f"{path}.{text}" if path else text
         return f"{path}[{json.dumps(text, ensure_ascii=False)}]"
-    return f"{path}[{describe(key) if type(key) is int else _key_repr(key)}]"
+    return f"{path}[{_key_text(key)}]"
 
 
-def _key_repr(key: object) -> str:
-    """A key that is neither text nor an int, by its repr (cut), or by its type's name where
-    even that fails (a huge int in a tuple, a ``__repr__`` that raises)."""
+#: The longest key a path shows whole; a longer one is cut, as ``describe`` cuts a value.
+_MAX_KEY = 60
+
+
+def _key_text(key: object) -> str:
+    """A key that is not text: an int by its digits, anything else by its repr (cut); where
+    even that fails (an int past the digit limit, a ``__repr__`` that raises), as
+    ``describe`` says it or by its type's name."""
     try:
-        shown = repr(key)
+        shown = int.__repr__(key) if type(key) is int else repr(key)
     except Exception:
-        return type(key).__name__
-    return shown if len(shown) <= 60 else f"{shown[:60]}... ({len(shown)} characters)"
+        return describe(key) if type(key) is int else type(key).__name__
+    return shown if len(shown) <= _MAX_KEY else f"{shown[:_MAX_KEY]}... ({len(shown)} characters)"
 
 
 def decode_object(text: str) -> dict[str, Any] | None:

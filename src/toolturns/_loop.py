@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeAlias, TypeGuard
 
+from ._checks import exact_str
 from ._content import PART_TYPES, ContentPart
 from ._errors import (
     InvalidArguments,
@@ -217,8 +218,8 @@ def _answer(call: ToolCall, value: object) -> ChatMessage:
 
 def _result(call: ToolCall, value: object) -> ChatMessage:
     if isinstance(value, str):
-        # str.__str__, not str(): the characters of a subclass, whatever its own __str__ does.
-        return ChatMessage.tool_result(call.id, str.__str__(value))
+        # The characters of a subclass, whatever its own __str__ does.
+        return ChatMessage.tool_result(call.id, exact_str(value))
     if isinstance(value, ChatMessage):
         return _forwarded(call, value)
     if isinstance(value, PART_TYPES):

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._checks import nonempty_str
+from ._checks import exact_str, nonempty_str
 from ._content import ContentPart, check_content_parts, text_of
 from ._errors import InvalidMessage, MessageError, describe
 from ._extra import EMPTY, Extra
@@ -631,7 +631,7 @@ def _check_role(value: object) -> Role:
 def _check_content(value: object, role: Role) -> str | tuple[ContentPart, ...]:
     if isinstance(value, str):
         # A subclass kept as its characters: the codecs write a str (type() is str, as JSON reads).
-        return str.__str__(value)
+        return exact_str(value)
     if isinstance(value, (list, tuple)):
         return check_content_parts(value)
     if value is None:

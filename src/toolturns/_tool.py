@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from ._checks import lazy_pattern
+from ._checks import exact_str, lazy_pattern
 from ._errors import InvalidTool, describe, renamed
 from ._extra import Extra
 from ._frozen import field, pickled_fields, refuse_rebuild, slot_names, value_class
@@ -94,8 +94,8 @@ class Tool:
             raise InvalidTool("description", "must be a string", describe(description))
         if strict is not None and type(strict) is not bool:
             raise InvalidTool("strict", "must be a boolean or None", describe(strict))
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "description", description)
+        object.__setattr__(self, "name", exact_str(name))
+        object.__setattr__(self, "description", exact_str(description))
         object.__setattr__(self, "parameters_json", _schema_text(parameters))
         object.__setattr__(self, "strict", strict)
         object.__setattr__(

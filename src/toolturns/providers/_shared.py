@@ -334,9 +334,9 @@ def generated_id(provider: str, *seed: object) -> str:
     """
     try:
         text = json.dumps([provider, *seed], sort_keys=True, default=str)
-    except (TypeError, ValueError, RecursionError):
+    except Exception:
         # A seed JSON cannot write even by str() (a circular id, an int past the digit limit,
-        # keys that do not sort): described instead, which never fails.
+        # keys that do not sort, a __str__ that raises): described instead, which never fails.
         text = json.dumps([provider, *map(describe, seed)])
     digest = hashlib.sha256(text.encode()).hexdigest()
     return f"call_{digest[:24]}"

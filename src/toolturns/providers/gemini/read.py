@@ -13,7 +13,7 @@ from ..._errors import (
     MessageError,
     describe,
 )
-from ..._json import encode
+from ..._json import encode, join_key
 from ..._message import ASSISTANT, TOOL, ChatMessage
 from ..._sdk import dumped
 from ..._tool_call import ToolCall
@@ -379,7 +379,9 @@ def _response_text(response: Mapping[Any, Any]) -> tuple[str, bool]:
         key = next(iter(response))
         if key in _WRAPPERS:
             value = response[key]
-            text = value if isinstance(value, str) else encode(value, f"response.{key}", InvalidMessage)
+            text = (
+                value if isinstance(value, str) else encode(value, join_key("response", key), InvalidMessage)
+            )
             return text, key == "error"
     return encode(response, "response", InvalidMessage), False
 
