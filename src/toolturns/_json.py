@@ -349,10 +349,13 @@ def _join(path: str, where: tuple[str | int, ...]) -> str:
 def join_key(path: str, key: object) -> str:
     """Extend a path by a key or index: ``a.b``, ``a[0]``, ``a["b c"]``.
 
-    Any key of a caller's dict gives a path, and only a ``str``: text by its
-    characters (a subclass's own methods are not called), an int by its
-    digits, anything else (``b"k"``, ``(1, 2)``, ``None``: JSON has no text
-    for some) as ``describe`` shows it.
+    Any key of a caller's dict gives a path, and only a short ``str``: text
+    by its characters (a subclass's own methods are not called), an int by
+    its digits, anything else (``b"k"``, ``(1, 2)``, ``None``: JSON has no
+    text for some) by its ``repr``; a key longer than ``_MAX_KEY`` is cut as
+    ``describe`` cuts a value, and one whose text cannot be made at all (an
+    int past the digit limit, a ``__repr__`` that raises) is said by
+    ``describe`` or its type's name.
     """
     if isinstance(key, str):
         text = str.__str__(key)
