@@ -1036,6 +1036,30 @@ def test_request_options_go_as_they_are_to_a_codec_that_takes_any_keyword() -> N
     assert codec.options == [{"tools": (), "seed": 7}]
 
 
+class _Unsigned(_TakesAnything):
+    """A codec whose to_request has no signature inspect can read (a callable object's may not)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.to_request = _unsigned(super().to_request)  # type: ignore[method-assign]
+
+
+def _unsigned(function: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+    def to_request(*args: Any, **options: Any) -> dict[str, Any]:
+        return function(*args, **options)
+
+    to_request.__signature__ = "not a signature"  # type: ignore[attr-defined]  # inspect raises TypeError
+    return to_request
+
+
+def test_request_options_go_as_they_are_to_a_codec_whose_signature_cannot_be_read() -> None:
+    """No signature, no check before the call: the codec's own call says what it refuses."""
+    codec = _Unsigned()
+    send = _Replay(_completion({"role": "assistant", "content": "Hi."}))
+    run_loop(send, [ChatMessage.user("hi")], Toolbox(), codec=codec, request_options={"seed": 7})
+    assert codec.options == [{"tools": (), "seed": 7}]
+
+
 def test_an_async_transport_in_run_loop_is_refused_saying_to_use_arun_loop() -> None:
     """The coroutine is closed (no 'never awaited' warning) and the error names the fix."""
     send = _Replay(_completion({"role": "assistant", "content": "Hi."}))

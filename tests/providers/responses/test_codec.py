@@ -719,3 +719,22 @@ def test_assistant_turns_in_a_row_read_back_as_they_were(
     ]
     assert body["input"][1:] == expected
     assert responses.from_request(body) == messages
+
+
+def test_a_text_part_with_logprobs_is_kept_as_a_part_and_sent_back_with_them() -> None:
+    """Text with logprobs is more than text: the part keeps them, where a plain part reads as a string."""
+    logprobs = [{"token": "hi", "logprob": -0.1, "bytes": [104, 105], "top_logprobs": []}]
+    part = {"type": "output_text", "text": "hi", "annotations": [], "logprobs": logprobs}
+    message = {
+        "type": "message",
+        "id": "msg_1",
+        "role": "assistant",
+        "status": "completed",
+        "content": [part],
+    }
+    turn = responses.from_response(
+        {"id": "resp_1", "object": "response", "status": "completed", "output": [message]}
+    )
+    assert turn.content == (TextPart("hi", provider_data={"responses": {"keys": {"logprobs": logprobs}}}),)
+    (item,) = responses.to_request([turn])["input"]
+    assert item["content"] == [{"type": "output_text", "text": "hi", "logprobs": logprobs}]
