@@ -604,3 +604,62 @@ def test_a_long_key_is_cut_in_a_path_as_a_long_value_is(key: object, shown: str)
     """One 100 KB key must not flood a log: a path shows at most 60 characters of it, and says how many."""
     error = _refused(lambda: ToolCall.from_dict({"id": "c", "function": {"name": "f", key: 1}}))
     assert error.path == f"function{shown}"
+
+
+class _Unsized(str):
+    def __len__(self) -> int:
+        raise RuntimeError("no len")
+
+
+class _UnshownFloat(float):
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+class _UnshownInt(int):
+    def __repr__(self) -> str:
+        raise RuntimeError("no repr")
+
+
+@pytest.mark.parametrize(
+    ("read", "message"),
+    [
+        (
+            lambda: ChatMessage.from_dict({"role": _Hostile("bogus"), "content": "hi"}),
+            "role: must be one of 'system', 'developer', 'user', 'assistant', 'tool', got 'bogus'",
+        ),
+        (
+            lambda: ChatMessage.from_dict({"role": _UnshownFloat(1.5), "content": "hi"}),
+            "role: must be one of 'system', 'developer', 'user', 'assistant', 'tool', got 1.5",
+        ),
+        (
+            lambda: ChatMessage.from_dict({"role": _UnshownInt(7), "content": "hi"}),
+            "role: must be one of 'system', 'developer', 'user', 'assistant', 'tool', got 7",
+        ),
+        (lambda: ToolCall(_Unsized(""), "f"), "id: must be a non-empty string, got ''"),
+    ],
+)
+def test_a_value_whose_own_methods_raise_is_described_by_its_base_type(
+    read: Callable[[], object], message: str
+) -> None:
+    """describe() falls back on str's, float's or int's own repr; a check asks no subclass's __len__."""
+    assert str(_refused(read)) == message
+
+
+def test_a_kept_native_key_given_as_a_str_subclass_is_kept_as_a_str() -> None:
+    """A Responses item's unmodelled key: kept to replay, as a plain str."""
+    item = {
+        "type": "function_call",
+        "id": "fc_1",
+        "call_id": "call_1",
+        "name": "f",
+        "arguments": "{}",
+        _Hostile("trace"): "t-1",
+    }
+    turn = responses.from_response(
+        {"id": "resp_1", "object": "response", "status": "completed", "output": [item]}
+    )
+    assert turn.tool_calls is not None
+    kept = turn.tool_calls[0].provider_data["responses"]
+    assert {type(key) for key in kept["keys"]} == {str}
+    assert kept["keys"]["trace"] == "t-1"

@@ -822,6 +822,17 @@ def test_a_loop_error_keeps_its_prefix_and_notes_through_pickle_and_its_cause_th
     assert (type(deep.error), deep.error.args, deep.response) == (ValueError, ("x",), {"id": "r"})
 
 
+class _Stopped(LoopStopped):
+    """A caller's subclass: copies and pickles are of it."""
+
+
+def test_a_subclass_of_loop_stopped_copies_and_pickles_as_itself() -> None:
+    error = _Stopped(1, "send", ValueError("x"), [])
+    for copied in (copy.copy(error), copy.deepcopy(error), pickle.loads(pickle.dumps(error))):
+        assert type(copied) is _Stopped
+        assert str(copied) == str(error)
+
+
 def test_arun_loop_stops_at_a_sync_transports_error_with_the_stage_send() -> None:
     """A sync send raising under arun_loop is the send stage, as an async one's."""
     down = TimeoutError("read timed out")
@@ -1058,6 +1069,34 @@ def test_request_options_go_as_they_are_to_a_codec_whose_signature_cannot_be_rea
     send = _Replay(_completion({"role": "assistant", "content": "Hi."}))
     run_loop(send, [ChatMessage.user("hi")], Toolbox(), codec=codec, request_options={"seed": 7})
     assert codec.options == [{"tools": (), "seed": 7}]
+
+
+class _NamesItsMessages(_TakesAnything):
+    """A codec whose to_request names its messages otherwise and takes one option of its own."""
+
+    def to_request(self, history: Sequence[ChatMessage], tools: Any = None, seed: int = 0) -> dict[str, Any]:  # type: ignore[override]
+        return openai.to_request(history, tools=tools)
+
+
+def _keyword_only(*, seed: int = 0) -> dict[str, Any]:
+    return {}
+
+
+@pytest.mark.parametrize(
+    ("to_request", "key", "takes"),
+    [(_NamesItsMessages().to_request, "history", "seed"), (_keyword_only, "bogus", "seed")],
+)
+def test_the_first_positional_parameter_is_the_messages_whatever_its_name(
+    to_request: Callable[..., dict[str, Any]], key: str, takes: str
+) -> None:
+    """Not an option: a keyword-only first parameter is one."""
+    codec = _TakesAnything()
+    codec.to_request = to_request  # type: ignore[method-assign]
+    with pytest.raises(InvalidTranscript) as raised:
+        run_loop(_Replay(), [], Toolbox(), codec=codec, request_options={key: 1})
+    assert str(raised.value) == (
+        f"request_options.{key}: is not a keyword argument of the codec's to_request (it takes {takes}), got 1"
+    )
 
 
 def test_an_async_transport_in_run_loop_is_refused_saying_to_use_arun_loop() -> None:

@@ -22,8 +22,13 @@ def exact_str(value: str) -> str:
 
 def nonempty_str(value: object, path: str, error: type[MessageError]) -> str:
     """Return ``value`` if it is a non-empty ``str``, else raise ``error``."""
-    if isinstance(value, str) and value:
-        return exact_str(value)
+    if type(value) is str:  # the common value, with no call
+        if value:
+            return value
+    elif isinstance(value, str):
+        text = str.__str__(value)  # first: a subclass's own __len__ is never asked
+        if text:
+            return text
     raise error(path, "must be a non-empty string", describe(value))
 
 

@@ -60,9 +60,10 @@ def check_base64(value: object, path: str, start: int = 0) -> str:
     ...
     toolturns.InvalidMessage: data: must be base64 text (the standard alphabet A-Z a-z 0-9 + /, padded with =, no whitespace), got 'aGk' (3 characters, not a multiple of 4)
     """
+    if isinstance(value, str):
+        value = exact_str(value)  # first: a subclass's own methods are never called
     if not isinstance(value, str) or len(value) <= start:
         raise InvalidMessage(path, "must be non-empty base64 text", describe(value))
-    value = exact_str(value)
     size = len(value) - start
     if size % 4:
         raise InvalidMessage(
@@ -133,8 +134,10 @@ def _media_type(
 def _optional_str(value: object, path: str) -> str | None:
     if value is None:
         return None
-    if isinstance(value, str) and value:
-        return exact_str(value)
+    if isinstance(value, str):
+        text = exact_str(value)
+        if text:
+            return text
     raise InvalidMessage(path, "must be a non-empty string or None", describe(value))
 
 
@@ -472,7 +475,7 @@ def _fill_file(
         media_type = _checked_media_type(media_type, None, _FILE_NOT)
     else:
         set_["file_id"](self, None)
-        data_url = source == "url" and isinstance(url, str) and url.startswith(_DATA_URL)
+        data_url = source == "url" and isinstance(url, str) and str.startswith(url, _DATA_URL)
         not_kinds = _FILE_DATA_NOT if source == "data" or data_url else _FILE_NOT
         url, text, start, media_type = _data_source(url, data, media_type, kind=None, not_kinds=not_kinds)
     set_["url"](self, url)

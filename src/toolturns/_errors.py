@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 if TYPE_CHECKING:
     from ._message import ChatMessage
@@ -298,11 +298,11 @@ class LoopStopped(MessageError):
         # Everything else it holds (its path with a prefix, its rule and words, notes) as it is.
         state = {key: value for key, value in self.__dict__.items() if key not in _REBUILT}
         state["args"] = self.args
-        return (LoopStopped, (self.step, self.stage, error, self.history, response), state)
+        return (type(self), (self.step, self.stage, error, self.history, response), state)
 
     def __copy__(self) -> LoopStopped:
         # Not through __reduce__: a copy keeps the very error and response, whatever pickle does.
-        copy = LoopStopped(self.step, self.stage, self.error, self.history, self.response)
+        copy = type(self).__new__(type(self))
         copy.__dict__.update(self.__dict__)
         copy.args = self.args
         return copy
@@ -317,8 +317,10 @@ class LoopStopped(MessageError):
                 return value
 
         twin = self.__copy__()
-        twin.error = copied(self.error)  # type: ignore[assignment]  # an Exception's copy is one
-        twin.response = copied(self.response)
+        memo[id(self)] = twin  # an error that holds this one holds the twin
+        for key, value in self.__dict__.items():  # notes and all: none shared with this one
+            if key != "history":
+                twin.__dict__[key] = copied(value)
         twin.history = list(self.history)  # messages are immutable: the list is what changes
         return twin
 
@@ -423,11 +425,17 @@ def _cut(shown: str, limit: int = _MAX_SHOWN) -> str:
 
 def describe(value: object) -> str:
     """Describe a value for an error message: scalars by repr, the rest by type."""
-    if isinstance(value, int) and value.bit_length() > 4 * _MAX_SHOWN:
+    if isinstance(value, int) and int.bit_length(value) > 4 * _MAX_SHOWN:
         # Too long to show anyway, and repr() of a huge int raises ValueError.
-        return f"an integer of {value.bit_length()} bits"
+        return f"an integer of {int.bit_length(value)} bits"
     if value is None or isinstance(value, (str, int, float)):
-        return _cut(repr(value))
+        try:
+            return _cut(repr(value))
+        except Exception:  # a subclass's own __repr__ that raises: its base type's says the value
+            if isinstance(value, str):
+                return _cut(str.__repr__(value))
+            # An int or a float here: None's repr does not raise.
+            return _cut(float.__repr__(value) if isinstance(value, float) else int.__repr__(cast(int, value)))
     kind = type(value)
     if kind.__module__ == "builtins" or isinstance(value, enum.Enum) or not hasattr(value, "__dict__"):
         return kind.__name__  # a value type (datetime, Decimal): its name says enough

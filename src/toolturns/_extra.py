@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from ._checks import exact_str
 from ._errors import InvalidMessage, describe
 from ._frozen import refuse_changes, refuse_rebuild
 from ._json import (
@@ -102,6 +103,7 @@ class Extra(Mapping[str, Any]):
                 continue
             if not isinstance(key, str):
                 raise error(path, "keys must be strings", describe(key))
+            key = exact_str(key)  # a subclass's own __eq__ and __hash__ are never asked
             if key in reserved:
                 raise error(join_key(path, key), "is a modelled field, not an extra key", describe(value))
             if not carries_nothing(value):

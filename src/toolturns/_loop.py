@@ -606,16 +606,16 @@ def _keywords(to_request: Callable[..., object]) -> list[str] | None:
     import inspect  # only a loop given request_options needs it
 
     try:
-        parameters = inspect.signature(to_request).parameters.values()
-    except (TypeError, ValueError):
+        parameters = list(inspect.signature(to_request).parameters.values())
+    except Exception:  # no signature, or a __signature__ that raises
         return None
     if any(parameter.kind is parameter.VAR_KEYWORD for parameter in parameters):
         return None
+    by_name = (inspect.Parameter.KEYWORD_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    if parameters and parameters[0].kind is not inspect.Parameter.KEYWORD_ONLY:
+        parameters = parameters[1:]  # the messages, whatever the codec names them
     return [
-        parameter.name
-        for parameter in parameters
-        if parameter.kind in (parameter.KEYWORD_ONLY, parameter.POSITIONAL_OR_KEYWORD)
-        and parameter.name not in ("tools", "messages")
+        parameter.name for parameter in parameters if parameter.kind in by_name and parameter.name != "tools"
     ]
 
 

@@ -620,7 +620,7 @@ def _on_role(value: object, role: Role) -> str:
 def _check_role(value: object) -> Role:
     if isinstance(value, str):
         try:  # not contextlib.suppress: on Python 3.13 nothing else imports contextlib
-            return Role(value)  # a str subclass, such as another StrEnum's member
+            return Role(exact_str(value))  # a str subclass, such as another StrEnum's member
         except ValueError:
             pass
     if value == "function":

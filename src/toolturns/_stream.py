@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from ._checks import lazy_pattern
+from ._checks import exact_str, lazy_pattern
 from ._errors import InvalidStream, describe
 from ._frozen import value_class
 from ._json import decode
@@ -107,7 +107,7 @@ def _events(lines: Iterator[object]) -> Iterator[dict[str, Any]]:
 
 def _text(line: object, number: int) -> str:
     if isinstance(line, str):
-        return line
+        return exact_str(line)
     if not isinstance(line, bytes):
         raise InvalidStream(f"line[{number}]", "must be a str or bytes line", describe(line))
     try:
@@ -148,9 +148,10 @@ class PartialToolCall:
     arguments_json: str
 
     def __init__(self, id: str | None, name: str | None, arguments_json: str) -> None:
-        object.__setattr__(self, "id", id)
-        object.__setattr__(self, "name", name)
-        object.__setattr__(self, "arguments_json", arguments_json)
+        # Text as every field keeps it: a caller's str subclass by its characters.
+        object.__setattr__(self, "id", _plain_text(id))
+        object.__setattr__(self, "name", _plain_text(name))
+        object.__setattr__(self, "arguments_json", _plain_text(arguments_json))
 
 
 @value_class(frozen=True, slots=True)
@@ -172,6 +173,11 @@ class StreamSnapshot:
     def __init__(
         self, content: str, tool_calls: tuple[PartialToolCall, ...], finish_reason: str | None
     ) -> None:
-        object.__setattr__(self, "content", content)
+        object.__setattr__(self, "content", _plain_text(content))
         object.__setattr__(self, "tool_calls", tool_calls)
-        object.__setattr__(self, "finish_reason", finish_reason)
+        object.__setattr__(self, "finish_reason", _plain_text(finish_reason))
+
+
+def _plain_text(value: Any) -> Any:
+    """A str subclass as a plain str (its characters; none of its methods called); else ``value``."""
+    return exact_str(value) if isinstance(value, str) and type(value) is not str else value

@@ -306,8 +306,8 @@ def _audio_format(media_type: object, path: str) -> str:
     ...
     toolturns.InvalidMessage: mimeType: must be audio/<format>, the format a short lowercase name such as audio/wav, audio/mpeg (mp3) or audio/ogg (an AudioPart holds the format, not a media type), got 'audio/x-m4a'
     """
-    if isinstance(media_type, str) and media_type[:6].lower() == "audio/":
-        subtype = media_type[6:].lower()
+    if isinstance(media_type, str) and str.lower(media_type[:6]) == "audio/":
+        subtype = str.lower(media_type[6:])
         short = _AUDIO_FORMATS.get(subtype, subtype)
         if short.isascii() and short.isalnum():  # lowercase already: AudioPart's [a-z0-9]+
             return short
@@ -347,7 +347,7 @@ def _json_of(data: Mapping[Any, Any], modelled: Collection[str]) -> dict[str, JS
 
 def _blob_part(blob: Any, media_type: Any, filename: str | None, kept: dict[str, JSON] | None) -> ContentPart:
     """The part a blob of ``media_type`` is: an image, audio, or any other file (each checks its values)."""
-    top = media_type.partition("/")[0].lower() if isinstance(media_type, str) else None
+    top = str.partition(media_type, "/")[0].lower() if isinstance(media_type, str) else None
     with _renamed("data", "blob"), _renamed("media_type", "mimeType"):
         if top == "image":
             return ImagePart(data=blob, media_type=media_type, provider_data=kept)

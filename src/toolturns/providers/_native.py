@@ -28,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, NoReturn, cast
 
+from .._checks import exact_str
 from .._errors import InvalidMessage, MessageError, describe
 from .._extra import EMPTY, Extra, carries_nothing
 from .._json import encode, join_key
@@ -79,10 +80,12 @@ def unmodelled(
     """
     rest: dict[str, Any] = {}
     for key, value in native.items():
+        if type(key) is not str:
+            if not isinstance(key, str):
+                raise error(path, "keys must be strings", describe(key))
+            key = exact_str(key)  # before its own __eq__ or __hash__ is asked
         if key in modelled:
             continue
-        if not isinstance(key, str):
-            raise error(path, "keys must be strings", describe(key))
         if type(value) is str:  # any text is JSON: the common kept value (an item id, a status)
             if value:
                 rest[key] = value

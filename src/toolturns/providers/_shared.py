@@ -153,7 +153,9 @@ def messages_unsupported(
         ):
             found.append((f"messages[{index}].name", f"the name {message.name!r}"))
         if message.extra is not EMPTY and not carries.extra:
-            found.extend((join_key(f"messages[{index}]", key), f"the key {key!r}") for key in message.extra)
+            found.extend(
+                (join_key(f"messages[{index}]", key), f"the key {describe(key)}") for key in message.extra
+            )
         if message.provider_data is not EMPTY:
             elsewhere = _kept_elsewhere(message, provider)
             if elsewhere:  # rare: most kept data goes back to the wire that read it
@@ -246,7 +248,7 @@ def _calls_unsupported(
         names[call.id] = call.name
         if call.extra is not EMPTY and not carries.extra:
             found.extend(
-                (join_key(f"messages[{index}].tool_calls[{position}]", key), f"the call key {key!r}")
+                (join_key(f"messages[{index}].tool_calls[{position}]", key), f"the call key {describe(key)}")
                 for key in call.extra
             )
 

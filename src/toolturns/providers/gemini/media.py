@@ -147,7 +147,7 @@ def _file(media: Mapping[Any, Any], keys: Mapping[str, Any]) -> ContentPart:
     if uri is None:
         raise InvalidMessage("fileUri", "is required: the URI of the file")
     mime = media.get("mimeType")
-    if isinstance(mime, str) and mime.partition("/")[0].lower() == "image":
+    if isinstance(mime, str) and str.partition(mime, "/")[0].lower() == "image":
         return _built(ImagePart, url=uri, media_type=mime, provider_data=_kept(keys, FILE, media, _URI))
     data_kept = _kept(keys, FILE, media, _NAMED_URI)
     return _built(FilePart, url=uri, media_type=mime, filename=_filename(media), provider_data=data_kept)

@@ -159,7 +159,7 @@ def _read_file(item: Mapping[str, Any]) -> FilePart:
     try:
         if file_data is None:
             return FilePart(file_id=file_id, filename=filename, provider_data=provider_data)
-        if not isinstance(file_data, str) or not file_data.startswith(_DATA_URL):
+        if not isinstance(file_data, str) or not str.startswith(file_data, _DATA_URL):
             raise InvalidMessage("file.file_data", _DATA_URL_RULE, describe(file_data))
         return FilePart(url=file_data, filename=filename, provider_data=provider_data)
     except MessageError as error:

@@ -8,6 +8,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 from ..._arguments import text_arguments
+from ..._checks import exact_str
 from ..._errors import InvalidStream, MessageError, describe
 from ..._extra import EMPTY
 from ..._json import join_key
@@ -556,9 +557,10 @@ def _choice_index(entry: object) -> int | None:
 def _fragment_key(mapping: dict[str, Any], key: str, path: str) -> str | None:
     """An id or name on a delta: a string, absent (None) when missing, null or ``""``."""
     value = mapping.get(key)
-    if value is None or value == "":
-        # Some OpenAI-compatible servers send "" on the deltas after the first.
+    if value is None:
         return None
     if not isinstance(value, str):
         raise InvalidStream(path, "must be a string", describe(value))
-    return value
+    # A subclass by its characters, as every field keeps text; "" is absent: some
+    # OpenAI-compatible servers send it on the deltas after the first.
+    return (value if type(value) is str else exact_str(value)) or None
