@@ -1039,14 +1039,6 @@ class _TakesAnything:
         return openai.from_response(body)
 
 
-def test_request_options_go_as_they_are_to_a_codec_that_takes_any_keyword() -> None:
-    """Its signature cannot say which keywords it takes: nothing is refused before the call."""
-    codec = _TakesAnything()
-    send = _Replay(_completion({"role": "assistant", "content": "Hi."}))
-    run_loop(send, [ChatMessage.user("hi")], Toolbox(), codec=codec, request_options={"seed": 7})
-    assert codec.options == [{"tools": (), "seed": 7}]
-
-
 class _Unsigned(_TakesAnything):
     """A codec whose to_request has no signature inspect can read (a callable object's may not)."""
 
@@ -1063,9 +1055,13 @@ def _unsigned(function: Callable[..., dict[str, Any]]) -> Callable[..., dict[str
     return to_request
 
 
-def test_request_options_go_as_they_are_to_a_codec_whose_signature_cannot_be_read() -> None:
-    """No signature, no check before the call: the codec's own call says what it refuses."""
-    codec = _Unsigned()
+@pytest.mark.parametrize("make", [_TakesAnything, _Unsigned], ids=["**kwargs", "no signature"])
+def test_request_options_go_as_they_are_to_a_codec_whose_signature_does_not_say(
+    make: Callable[[], _TakesAnything],
+) -> None:
+    """A to_request taking any keyword, or one whose signature cannot be read: nothing is refused
+    before the call, whose own error says what it refuses."""
+    codec = make()
     send = _Replay(_completion({"role": "assistant", "content": "Hi."}))
     run_loop(send, [ChatMessage.user("hi")], Toolbox(), codec=codec, request_options={"seed": 7})
     assert codec.options == [{"tools": (), "seed": 7}]
