@@ -663,3 +663,13 @@ def test_a_kept_native_key_given_as_a_str_subclass_is_kept_as_a_str() -> None:
     kept = turn.tool_calls[0].provider_data["responses"]
     assert {type(key) for key in kept["keys"]} == {str}
     assert kept["keys"]["trace"] == "t-1"
+
+
+def test_openai_a_call_that_is_not_an_object_beside_one_without_an_id_is_refused_at_its_place() -> None:
+    """Looking for calls without an id passes over what is not a call, which the reader then refuses."""
+    calls = [42, {"type": "function", "function": {"name": "f", "arguments": "{}"}}]
+    body = {"choices": [{"message": {"role": "assistant", "content": None, "tool_calls": calls}}]}
+    with pytest.raises(
+        InvalidToolCall, match=r"^choices\[0\]\.message\.tool_calls\[0\]: must be an object, got 42$"
+    ):
+        openai.from_response(body)
