@@ -22,7 +22,6 @@ from toolturns import (
     Toolbox,
     ToolCall,
     anthropic,
-    gemini,
     mcp,
     ollama,
     openai,
@@ -553,9 +552,10 @@ def test_every_string_field_given_as_a_str_subclass_is_kept_as_a_str() -> None:
     for value in [*given, *tools]:
         kinds = {type(field) for field in _strings(value)}
         assert kinds <= {str}, value
-    for codec in (openai, anthropic, gemini, ollama, responses):
+    for provider in PROVIDERS.values():  # every registered wire
+        codec = provider.codec
         options = {"tool_parts_to_user": True} if codec is openai else {"drop_unsupported": True}
-        detail = codec in (openai, responses)
+        detail = codec in (openai, responses)  # OpenAI's two wires carry an image's detail
         (given, tools), (plain, plain_tools) = (
             _exchange(_Hostile, detail=detail),
             _exchange(str, detail=detail),

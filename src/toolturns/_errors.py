@@ -17,6 +17,7 @@ __all__ = [
     "InvalidTranscript",
     "MessageError",
     "at",
+    "cut",
     "describe",
     "exception_text",
     "join_path",
@@ -284,7 +285,7 @@ class LoopStopped(MessageError):
             " before it)",
             # toolturns' own error is said whole (its value is cut already); another's words are cut
             # later than a value, since they say what went wrong.
-            said if isinstance(error, MessageError) else _cut(said, 4 * _MAX_SHOWN),
+            said if isinstance(error, MessageError) else cut(said, 4 * _MAX_SHOWN),
         )
         self.step = step
         self.stage = stage
@@ -419,7 +420,8 @@ def join_path(prefix: str, path: str) -> str:
     return f"{prefix}.{path}"
 
 
-def _cut(shown: str, limit: int = _MAX_SHOWN) -> str:
+def cut(shown: str, limit: int = _MAX_SHOWN) -> str:
+    """``shown``, or its first ``limit`` characters and how many it has: what a message shows of a long text."""
     return f"{shown[:limit]}... ({len(shown)} characters)" if len(shown) > limit else shown
 
 
@@ -430,12 +432,12 @@ def describe(value: object) -> str:
         return f"an integer of {int.bit_length(value)} bits"
     if value is None or isinstance(value, (str, int, float)):
         try:
-            return _cut(repr(value))
+            return cut(repr(value))
         except Exception:  # a subclass's own __repr__ that raises: its base type's says the value
             if isinstance(value, str):
-                return _cut(str.__repr__(value))
+                return cut(str.__repr__(value))
             # An int or a float here: None's repr does not raise.
-            return _cut(float.__repr__(value) if isinstance(value, float) else int.__repr__(cast(int, value)))
+            return cut(float.__repr__(value) if isinstance(value, float) else int.__repr__(cast(int, value)))
     kind = type(value)
     if kind.__module__ == "builtins" or isinstance(value, enum.Enum) or not hasattr(value, "__dict__"):
         return kind.__name__  # a value type (datetime, Decimal): its name says enough

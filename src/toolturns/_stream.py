@@ -180,4 +180,4 @@ class StreamSnapshot:
 
 def _plain_text(value: Any) -> Any:
     """A str subclass as a plain str (its characters; none of its methods called); else ``value``."""
-    return exact_str(value) if isinstance(value, str) and type(value) is not str else value
+    return exact_str(value) if isinstance(value, str) else value

@@ -563,4 +563,4 @@ def _fragment_key(mapping: dict[str, Any], key: str, path: str) -> str | None:
         raise InvalidStream(path, "must be a string", describe(value))
     # A subclass by its characters, as every field keeps text; "" is absent: some
     # OpenAI-compatible servers send it on the deltas after the first.
-    return (value if type(value) is str else exact_str(value)) or None
+    return exact_str(value) or None
