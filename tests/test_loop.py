@@ -960,12 +960,15 @@ def test_a_function_with_no_tool_form_is_refused_at_its_position() -> None:
     assert raised.value.path.startswith("[1].")
 
 
-def test_a_tool_whose_schema_is_not_one_is_refused_by_the_toolbox() -> None:
-    """A broken schema (an MCP server's, say) is the toolbox's error when it is built, not an answer later."""
-    broken = Tool("get_weather", parameters={"type": "object", "properties": {"days": {"minimum": "3"}}})
+def test_a_tool_whose_schema_cannot_be_checked_is_refused_by_the_toolbox() -> None:
+    """A schema the Tool takes but validate cannot follow (a $ref to nothing, an MCP server's, say) is the
+    toolbox's error when it is built, not an answer later. (A schema that is no JSON Schema, the Tool refuses.)"""
+    broken = Tool(
+        "get_weather", parameters={"type": "object", "properties": {"days": {"$ref": "#/$defs/Days"}}}
+    )
     with pytest.raises(InvalidTool) as raised:
         Toolbox((Tool("get_time"), str), (broken, _weather))
-    assert raised.value.path.startswith("[1][0].parameters.properties.days.minimum")
+    assert raised.value.path == '[1][0].parameters.properties.days["$ref"]'
 
 
 def test_request_options_go_to_each_to_request() -> None:

@@ -283,70 +283,81 @@ def schema_error(parameters: dict[str, Any]) -> tuple[str, str, str | None]:
     return caught.value.path, caught.value.rule, caught.value.got
 
 
-@pytest.mark.parametrize(
-    ("parameters", "path", "rule"),
-    [
-        ({"properties": []}, "parameters.properties", "must be an object of schemas"),
-        ({"properties": {"a": 5}}, "parameters.properties.a", "must be a schema (an object or a boolean)"),
-        ({"required": "a"}, "parameters.required", "must be an array of strings"),
-        ({"required": [1]}, "parameters.required", "must be an array of strings"),
-        ({"minProperties": 1, "properties": {"a": {"type": "int"}}}, "parameters.properties.a.type", None),
-        ({"properties": {"a": {"type": []}}}, "parameters.properties.a.type", None),
-        ({"properties": {"a": {"minimum": "1"}}}, "parameters.properties.a.minimum", "must be a number"),
-        (
-            {"properties": {"a": {"exclusiveMaximum": "1"}}},
-            "parameters.properties.a.exclusiveMaximum",
-            "must be a number",
-        ),
-        (
-            {"properties": {"a": {"minLength": -1}}},
-            "parameters.properties.a.minLength",
-            "must be a non-negative integer",
-        ),
-        (
-            {"properties": {"a": {"maxItems": 1.5}}},
-            "parameters.properties.a.maxItems",
-            "must be a non-negative integer",
-        ),
-        (
-            {"properties": {"a": {"pattern": "("}}},
-            "parameters.properties.a.pattern",
-            "must be a regular expression Python's re compiles",
-        ),
-        (
-            {"properties": {"a": {"pattern": 5}}},
-            "parameters.properties.a.pattern",
-            "must be a regular expression Python's re compiles",
-        ),
-        ({"properties": {"a": {"enum": "ab"}}}, "parameters.properties.a.enum", "must be an array"),
-        (
-            {"properties": {"a": {"prefixItems": {}}}},
-            "parameters.properties.a.prefixItems",
-            "must be an array of schemas",
-        ),
-        (
-            {"properties": {"a": {"anyOf": []}}},
-            "parameters.properties.a.anyOf",
-            "must be a non-empty array of schemas",
-        ),
-        (
-            {"properties": {"a": {"oneOf": [1]}}},
-            "parameters.properties.a.oneOf[0]",
-            "must be a schema (an object or a boolean)",
-        ),
-        ({"properties": {"a": {"$ref": 5}}}, 'parameters.properties.a["$ref"]', "must be a string"),
-        (
-            {"properties": {"a": {"$ref": "#/$defs/B"}}},
-            'parameters.properties.a["$ref"]',
-            "must point to a schema in this one",
-        ),
-        (
-            {"properties": {"a": {"$ref": "#/allOf/3"}}, "allOf": [{}]},
-            'parameters.properties.a["$ref"]',
-            "must point to a schema in this one",
-        ),
-    ],
-)
+#: Schemas with a keyword holding the wrong kind of value: (the schema, where, the rule).
+MALFORMED: list[tuple[dict[str, Any], str, str | None]] = [
+    ({"properties": []}, "parameters.properties", "must be an object of schemas"),
+    ({"properties": {"a": 5}}, "parameters.properties.a", "must be a schema (an object or a boolean)"),
+    ({"required": "a"}, "parameters.required", "must be an array of strings"),
+    ({"required": [1]}, "parameters.required", "must be an array of strings"),
+    ({"minProperties": 1, "properties": {"a": {"type": "int"}}}, "parameters.properties.a.type", None),
+    ({"properties": {"a": {"type": []}}}, "parameters.properties.a.type", None),
+    ({"properties": {"a": {"minimum": "1"}}}, "parameters.properties.a.minimum", "must be a number"),
+    (
+        {"properties": {"a": {"exclusiveMaximum": "1"}}},
+        "parameters.properties.a.exclusiveMaximum",
+        "must be a number",
+    ),
+    (
+        {"properties": {"a": {"minLength": -1}}},
+        "parameters.properties.a.minLength",
+        "must be a non-negative integer",
+    ),
+    (
+        {"properties": {"a": {"maxItems": 1.5}}},
+        "parameters.properties.a.maxItems",
+        "must be a non-negative integer",
+    ),
+    (
+        {"properties": {"a": {"pattern": "("}}},
+        "parameters.properties.a.pattern",
+        "must be a regular expression Python's re compiles",
+    ),
+    (
+        {"properties": {"a": {"pattern": 5}}},
+        "parameters.properties.a.pattern",
+        "must be a regular expression Python's re compiles",
+    ),
+    ({"properties": {"a": {"enum": "ab"}}}, "parameters.properties.a.enum", "must be an array"),
+    (
+        {"properties": {"a": {"prefixItems": {}}}},
+        "parameters.properties.a.prefixItems",
+        "must be an array of schemas",
+    ),
+    (
+        {"properties": {"a": {"anyOf": []}}},
+        "parameters.properties.a.anyOf",
+        "must be a non-empty array of schemas",
+    ),
+    (
+        {"properties": {"a": {"oneOf": [1]}}},
+        "parameters.properties.a.oneOf[0]",
+        "must be a schema (an object or a boolean)",
+    ),
+    ({"properties": {"a": {"$ref": 5}}}, 'parameters.properties.a["$ref"]', "must be a string"),
+    (
+        {"properties": {"a": {"$ref": "#/$defs/B"}}},
+        'parameters.properties.a["$ref"]',
+        "must point to a schema in this one",
+    ),
+    (
+        {"properties": {"a": {"$ref": "#/allOf/3"}}, "allOf": [{}]},
+        'parameters.properties.a["$ref"]',
+        "must point to a schema in this one",
+    ),
+]
+
+#: What only validate judges, made into a Tool as given: a pattern may be ECMA-262's, which
+#: Python's re does not read (``\\p{L}``), and a ``$ref`` is followed only when checking.
+VALIDATE_ONLY: list[dict[str, Any]] = [
+    {"properties": {"a": {"pattern": "("}}},
+    {"properties": {"a": {"pattern": "^\\p{L}+$"}}},
+    {"properties": {"a": {"$ref": "#/$defs/B"}}},
+    {"properties": {"a": {"$ref": "#/allOf/3"}}, "allOf": [{}]},
+    {"$ref": "#"},
+]
+
+
+@pytest.mark.parametrize(("parameters", "path", "rule"), MALFORMED)
 def test_a_malformed_schema_is_the_tools_error(
     parameters: dict[str, Any], path: str, rule: str | None
 ) -> None:
@@ -355,6 +366,84 @@ def test_a_malformed_schema_is_the_tools_error(
     assert error[0] == path
     if rule is not None:
         assert error[1] == rule
+
+
+@pytest.mark.parametrize(
+    ("parameters", "path", "rule"), [case for case in MALFORMED if case[0] not in VALIDATE_ONLY]
+)
+def test_a_schema_that_is_no_json_schema_is_refused_when_the_tool_is_made(
+    parameters: dict[str, Any], path: str, rule: str | None
+) -> None:
+    """What a provider that checks schemas answers 400 to: the Tool's error at once, where validate would say it."""
+    with pytest.raises(InvalidTool) as caught:
+        Tool("f", parameters={"type": "object", **parameters})
+    assert caught.value.path == path
+    if rule is not None:
+        assert caught.value.rule == rule
+    assert (caught.value.path, caught.value.rule, caught.value.got) == schema_error(parameters)
+
+
+@pytest.mark.parametrize("parameters", VALIDATE_ONLY)
+def test_a_pattern_or_a_ref_is_judged_by_validate_only(parameters: dict[str, Any]) -> None:
+    """A Tool is made with it (it may be a valid JSON Schema); validate, which needs it, refuses it."""
+    tool = Tool("f", parameters={"type": "object", **parameters})
+    with pytest.raises(InvalidTool):
+        tool.validate({"a": "x"})
+
+
+def test_a_pattern_that_is_no_string_is_refused_when_the_tool_is_made() -> None:
+    """JSON Schema's pattern is a string: anything else is no pattern in any dialect."""
+    with pytest.raises(InvalidTool) as caught:
+        Tool("f", parameters={"type": "object", "properties": {"a": {"pattern": ["^a"]}}})
+    assert (
+        str(caught.value)
+        == "parameters.properties.a.pattern: must be a regular expression Python's re compiles, got list"
+    )
+
+
+def test_a_schema_is_read_as_it_is_sent() -> None:
+    """A tuple is an array on the wire: a tuple of required names is one, a tuple of schemas too."""
+    tool = Tool("f", parameters={"type": "object", "required": ("a",), "properties": {"a": {"anyOf": ({},)}}})
+    assert tool.parameters["required"] == ["a"]
+
+
+def test_a_schema_too_deep_to_walk_is_left_to_validate() -> None:
+    """A JSON Schema is not refused for its depth when the Tool is made; validate, which must walk it, says so."""
+    schema: dict[str, Any] = {"type": "integer"}
+    for _ in range(400):
+        schema = {"items": schema}
+    tool = Tool("f", parameters={"type": "object", "properties": {"x": schema}})
+    with pytest.raises(InvalidTool) as caught:
+        tool.validate({"x": []})
+    assert caught.value.rule == "is nested too deeply to compile"
+
+
+def test_the_schemas_checked_are_remembered_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """One check per schema text, however many tools of it; at most _CACHE_SIZE texts are kept."""
+    monkeypatch.setattr(_schema, "_SHAPES", {})
+    monkeypatch.setattr(_schema, "_CACHE_SIZE", 2)
+    made: list[object] = []
+    monkeypatch.setattr(_schema, "_Compiler", _counting(_schema._Compiler, made))
+    for _ in range(3):
+        Tool("f", parameters={"type": "object", "required": ["a"]})
+    assert len(made) == 1
+    Tool("f", parameters={"type": "object", "required": ["b"]})
+    Tool("f", parameters={"type": "object", "required": ["c"]})
+    assert list(_schema._SHAPES) == [
+        '{"type":"object","required":["b"]}',
+        '{"type":"object","required":["c"]}',
+    ]
+    Tool("f", parameters={"type": "object", "required": ["a"]})  # the oldest went: checked again
+    assert len(made) == 4
+
+
+def _counting(compiler: type[Any], made: list[object]) -> type[Any]:
+    class Counting(compiler):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            made.append(args)
+            super().__init__(*args, **kwargs)
+
+    return Counting
 
 
 def test_ref_loops_that_never_reach_into_the_value_are_refused() -> None:

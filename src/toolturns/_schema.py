@@ -24,7 +24,7 @@ from typing import Any
 from ._errors import InvalidArguments, InvalidTool, describe
 from ._json import decode, join_key
 
-__all__ = ["Check", "Violation", "compile_schema", "validate"]
+__all__ = ["Check", "Violation", "check_schema", "compile_schema", "validate"]
 
 #: A compiled schema: returns when the value matches, raises ``Violation`` when it does not.
 Check = Callable[[Any], None]
@@ -76,6 +76,39 @@ def compiled(schema_text: str) -> Check:
                 del _CACHE[next(iter(_CACHE))]  # the oldest
             _CACHE[schema_text] = check
     return check
+
+
+def check_schema(schema_text: str) -> None:
+    """Raise ``InvalidTool`` if the schema ``schema_text`` spells is not a JSON Schema: what ``Tool`` refuses.
+
+    A keyword this module checks must hold what JSON Schema says it holds
+    (``required`` an array of strings, ``properties`` an object of schemas,
+    ``type`` a type's name...): a provider that validates a tool's schema
+    answers 400 to one that breaks this ("Invalid schema for function
+    'ai-sfn': None is not of type 'array'.", OpenAI's, seen at
+    https://github.com/yomorun/yomo/pull/860; Anthropic's "JSON schema is
+    invalid. It must match JSON Schema draft 2020-12"). Two things are left
+    to ``validate``, which needs them: a ``pattern`` string is not compiled
+    (JSON Schema's patterns are ECMA-262's, some of which Python's ``re``
+    does not read), and a ``$ref`` string is not followed; nor is a schema
+    nested deeper than the caller's stack lets it walk. Accepted texts are
+    remembered, so that a program making one tool many times checks it once.
+    """
+    if schema_text in _SHAPES:
+        return
+    root = decode(schema_text)
+    try:
+        _Compiler(root, shape_only=True).schema(root, "parameters")
+    except RecursionError:  # deeper than this stack walks: no verdict (validate says it is too deep)
+        return
+    with _CACHE_LOCK:
+        if len(_SHAPES) >= _CACHE_SIZE:
+            del _SHAPES[next(iter(_SHAPES))]  # the oldest
+        _SHAPES[schema_text] = None
+
+
+# The schema texts check_schema accepted: a dict for its order (the oldest goes first).
+_SHAPES: dict[str, None] = {}
 
 
 def validator(schema_text: str) -> Callable[[object], None]:
@@ -210,8 +243,10 @@ def _all_of(checks: list[Check]) -> Check:
 class _Compiler:
     """Compiles one root schema; ``$ref`` targets once each, cycles through a lazy cell."""
 
-    def __init__(self, root: object) -> None:
+    def __init__(self, root: object, *, shape_only: bool = False) -> None:
         self.root = root
+        # Only what check_schema checks: a pattern not compiled, a $ref not followed.
+        self.shape_only = shape_only
         self.refs: dict[str, Check] = {}
         # The pointers entered since the last keyword that reaches into the value:
         # meeting one again means a loop that would check the same value forever.
@@ -411,8 +446,9 @@ def _string(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check:
     low = _natural(node, "minLength", path) if "minLength" in node else 0
     high = _natural(node, "maxLength", path) if "maxLength" in node else None
     pattern = None
-    if "pattern" in node:
-        source = node["pattern"]
+    source: Any = node.get("pattern")
+    # Only its type for check_schema: any string may be an ECMA-262 pattern, which validate compiles.
+    if "pattern" in node and not (compiler.shape_only and isinstance(source, str)):
         try:
             pattern = re.compile(source)
         except (re.error, TypeError, ValueError, OverflowError, RecursionError):
@@ -599,8 +635,8 @@ def _ref(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check | Non
     here = join_key(path, "$ref")
     if not isinstance(pointer, str):
         raise InvalidTool(here, "must be a string", describe(pointer))
-    if pointer != "#" and not pointer.startswith("#/"):
-        return None  # not a local pointer: not followed (docs/tools.md)
+    if compiler.shape_only or (pointer != "#" and not pointer.startswith("#/")):
+        return None  # not a local pointer (docs/tools.md), or only the shape checked: not followed
     return compiler.ref(pointer, here)
 
 

@@ -276,10 +276,25 @@ def _schema_text(parameters: object) -> str:
     kind = parameters.get("type", "object")
     if kind != "object":
         raise InvalidTool("parameters.type", "must be 'object' (arguments are a JSON object)", describe(kind))
-    return encode(parameters, "parameters", InvalidTool)
+    text = encode(parameters, "parameters", InvalidTool)
+    _check_schema(text)  # read as it is sent: tuples are arrays there
+    return text
 
 
 _FIELDS = slot_names(Tool)
+
+
+def _first_check_schema(schema_text: str) -> None:
+    # _schema is imported when a tool with parameters is first made (import toolturns
+    # does not load it, nor re); from then on _check_schema is its function.
+    global _check_schema
+    from ._schema import check_schema
+
+    _check_schema = check_schema
+    check_schema(schema_text)
+
+
+_check_schema: Callable[[str], None] = _first_check_schema
 
 
 def _first_validate(schema_text: str, arguments: object) -> None:

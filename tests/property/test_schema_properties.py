@@ -5,6 +5,7 @@
 - Only InvalidArguments escapes validate, for any JSON value under any schema
   built of the supported keywords (and only InvalidTool besides, for a
   schema whose keywords hold the wrong kind of value).
+- What Tool refuses of a schema, JSON Schema's meta-schema refuses too.
 - validate agrees with the jsonschema package (a test-only reference) on
   that subset of JSON Schema 2020-12.
 """
@@ -264,27 +265,46 @@ def test_only_invalid_arguments_escapes_validate(schema: Any, value: Any) -> Non
     _passes(_tool(schema), {"x": value})
 
 
-@given(
-    st.dictionaries(
-        st.sampled_from(
-            [
-                "type",
-                "minimum",
-                "pattern",
-                "items",
-                "required",
-                "properties",
-                "enum",
-                "anyOf",
-                "$ref",
-                "maxItems",
-            ]
-        ),
-        s.json_values(deep=False, max_leaves=4),
-        max_size=3,
+_MALFORMED = st.dictionaries(
+    st.sampled_from(
+        [
+            "type",
+            "minimum",
+            "pattern",
+            "items",
+            "required",
+            "properties",
+            "enum",
+            "anyOf",
+            "$ref",
+            "maxItems",
+        ]
     ),
-    _SMALL_JSON,
+    # Any JSON, and strings only validate judges: patterns re cannot read, pointers to nothing.
+    s.json_values(deep=False, max_leaves=4) | st.sampled_from(["(", "^\\p{L}+$", "#/nowhere", "#"]),
+    max_size=3,
 )
+
+
+@given(
+    st.recursive(
+        _MALFORMED, lambda children: st.dictionaries(st.sampled_from(["items", "not"]), children, min_size=1)
+    )
+)
+def test_a_schema_the_tool_refuses_is_no_json_schema(schema: dict[str, Any]) -> None:
+    """What Tool refuses of a schema, JSON Schema 2020-12's own meta-schema refuses (jsonschema says so).
+
+    The meta-schema without its formats asserted, as JSON Schema means it: a pattern is any
+    string there (jsonschema's format check would compile it with Python's re)."""
+    parameters = {"type": "object", "properties": {"x": schema}}
+    meta_schema = jsonschema.Draft202012Validator(jsonschema.Draft202012Validator.META_SCHEMA)
+    try:
+        Tool("f", parameters=parameters)
+    except InvalidTool:
+        assert not meta_schema.is_valid(parameters)
+
+
+@given(_MALFORMED, _SMALL_JSON)
 def test_a_malformed_schema_raises_only_invalid_tool(schema: dict[str, Any], value: Any) -> None:
     """Keywords holding any JSON at all: validate passes, or raises InvalidArguments or InvalidTool, nothing else."""
     with contextlib.suppress(InvalidArguments, InvalidTool):

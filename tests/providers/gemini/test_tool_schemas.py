@@ -65,7 +65,7 @@ OUTSIDE = [
     {"properties": {"a": {"type": "array", "prefixItems": [{"type": "string"}]}}},
     {
         "properties": {
-            "a": {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "x"}}}
+            "a": {"type": "array", "items": {"type": "object", "additionalProperties": {"type": "string"}}}
         }
     },
     {"properties": {"a": {"anyOf": [{"type": "string", "exclusiveMinimum": 1}]}}},
@@ -76,17 +76,37 @@ OUTSIDE = [
     # values Gemini's Schema fields cannot hold
     {"properties": {"a": {"type": ["string", "null"]}}},
     {"properties": {"a": {"type": "null"}}},
-    {"properties": {"a": {"type": "STRING"}}},
     {"properties": {"a": True}},
     {"properties": {"a": {"type": "array", "items": False}}},
     {"properties": {"a": {"type": "integer", "enum": [1, 2]}}},
     {"properties": {"a": {"type": "array", "maxItems": 2.0}}},
     {"properties": {"a": {"type": "string", "default": None}}},
     {"properties": {"a": {"type": "string", "nullable": "yes"}}},
-    {"properties": {"a": {"anyOf": {"type": "string"}}}},
-    {"properties": [{"type": "string"}]},
-    {"required": "a"},
 ]
+
+
+#: Not JSON Schemas at all, each with where it breaks JSON Schema: the Tool refuses them.
+NOT_SCHEMAS = [
+    ({"properties": {"a": {"type": "STRING"}}}, "properties.a.type"),
+    ({"properties": {"a": {"anyOf": {"type": "string"}}}}, "properties.a.anyOf"),
+    ({"properties": [{"type": "string"}]}, "properties"),
+    ({"required": "a"}, "required"),
+    (
+        {"properties": {"a": {"items": {"additionalProperties": {"type": "x"}}}}},
+        "properties.a.items.additionalProperties.type",
+    ),
+]
+
+
+@pytest.mark.parametrize(("schema", "path"), NOT_SCHEMAS)
+def test_a_json_schema_that_is_none_is_refused_where_it_breaks(schema: dict[str, Any], path: str) -> None:
+    """Read from parametersJsonSchema, or made into a Tool for this wire: InvalidTool at the keyword."""
+    with pytest.raises(InvalidTool) as caught:
+        read_back({"name": "f", "parametersJsonSchema": {"type": "object", **schema}})
+    assert caught.value.path == f"tools[0].functionDeclarations[0].parametersJsonSchema.{path}"
+    with pytest.raises(InvalidTool) as made:
+        Tool("f", parameters={"type": "object", **schema})
+    assert made.value.path == f"parameters.{path}"
 
 
 @pytest.mark.parametrize("outside", OUTSIDE)
@@ -112,7 +132,7 @@ def test_the_rule_names_only_fields_of_google_genais_schema() -> None:
 NAMES = st.sampled_from(["city", "city_name", "anyOf", "max_items", "type", "a b", "\u00e9"])
 TEXT = s.unicode_text(max_size=6)
 VALUES: dict[str, st.SearchStrategy[Any]] = {
-    "type": st.sampled_from(["string", "number", "integer", "boolean", "array", "object", "null", "STRING"])
+    "type": st.sampled_from(["string", "number", "integer", "boolean", "array", "object", "null"])
     | st.just(["string", "null"]),
     "format": TEXT,
     "title": TEXT,
@@ -148,7 +168,7 @@ def json_schemas(draw: st.DrawFn, depth: int = 2) -> Any:
             if key in ("properties", "$defs"):
                 schema[key] = draw(st.dictionaries(NAMES, sub, max_size=2))
             elif key in ("anyOf", "oneOf"):
-                schema[key] = draw(st.lists(sub, max_size=2))
+                schema[key] = draw(st.lists(sub, min_size=1, max_size=2))
             else:
                 schema[key] = draw(sub)
     return schema
@@ -195,7 +215,10 @@ def test_reading_parameters_keeps_property_names_and_data_as_they_are() -> None:
 
 def test_reading_parameters_json_schema_changes_nothing() -> None:
     """parametersJsonSchema is JSON Schema already: snake_case keys, capitals and nulls in it stay."""
-    schema = {"type": "object", "properties": {"a": {"type": "STRING", "max_items": None}}}
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "string", "enum": ["STRING"], "max_items": None}},
+    }
     assert read_back({"name": "f", "parametersJsonSchema": schema}).parameters == schema
 
 
@@ -241,8 +264,13 @@ def test_parameters_nested_past_any_depth_raise_only_invalid_tool() -> None:
         )
 
 
-def test_a_schema_field_not_holding_its_kind_is_read_as_given() -> None:
-    """``properties`` or ``items`` that are not schemas are not walked: the Tool takes them as written."""
-    schema = {"type": "OBJECT", "properties": ["city"], "items": 5}
-    tool = read_back({"name": "f", "parameters": schema})
-    assert tool.parameters == {"type": "object", "properties": ["city"], "items": 5}
+@pytest.mark.parametrize(
+    ("schema", "path"), [({"properties": ["city"]}, "properties"), ({"items": 5}, "items")]
+)
+def test_a_schema_field_not_holding_its_kind_is_the_tools_to_refuse(
+    schema: dict[str, Any], path: str
+) -> None:
+    """``properties`` or ``items`` that are not schemas are not walked by the reader: the Tool refuses them, at the native path."""
+    with pytest.raises(InvalidTool) as caught:
+        read_back({"name": "f", "parameters": {"type": "OBJECT", **schema}})
+    assert caught.value.path == f"tools[0].functionDeclarations[0].parameters.{path}"
