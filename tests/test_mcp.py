@@ -95,6 +95,15 @@ def test_a_definition_without_input_schema_is_refused() -> None:
     assert message.startswith("inputSchema: is required (MCP: 'A JSON Schema object defining")
 
 
+def test_an_input_schema_that_is_no_json_schema_is_refused_where_it_breaks() -> None:
+    """A server's generated schema with a null ``required`` (OpenAI: "None is not of type 'array'"): refused at its key."""
+    definition = {"name": "get_time", "inputSchema": {"type": "object", "properties": {}, "required": None}}
+    message = refused(InvalidTool, lambda: mcp.tool(definition))
+    assert message == "inputSchema.required: must be an array of strings, got None"
+    with pytest.raises(InvalidTool, match=r"^\[1\]\.inputSchema\.required: must be an array of strings"):
+        mcp.toolbox([{"name": "a", "inputSchema": SCHEMA}, definition], lambda name, arguments: {})
+
+
 def test_a_whole_list_tools_result_is_refused_saying_to_read_each_tool() -> None:
     listed = {"tools": [{"name": "get_time", "inputSchema": SCHEMA}], "nextCursor": "page-2"}
     message = refused(InvalidTool, lambda: mcp.tool(listed))

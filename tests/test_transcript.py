@@ -232,6 +232,28 @@ CASES = [
         {"tools": [TIME_TOOL, {"name": "5"}]},
     ),
     case(
+        "invalid_tool",
+        [ASK],
+        [ASK],
+        [(None, "tools[0].function.parameters.required", "invalid_tool")],
+        {
+            "tools": [
+                {
+                    "type": "function",
+                    "function": {"name": "f", "parameters": {"type": "object", "required": None}},
+                }
+            ]
+        },
+        {
+            "tools": [
+                {
+                    "type": "function",
+                    "function": {"name": "f", "parameters": {"type": "object", "required": []}},
+                }
+            ]
+        },
+    ),
+    case(
         "duplicate_tool",
         [ASK],
         [ASK],
