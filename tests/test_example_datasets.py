@@ -44,6 +44,7 @@ CODES = {
     "id_too_long",
     "invalid_name",
     "too_many_tools",
+    "array_without_items",
     "invalid_call_id",
     "invalid_arguments",
     "inexact_arguments",

@@ -93,6 +93,12 @@ NAME_65 = "a" * 65
 ID_41 = "c" * 41
 
 
+def _tagging(tags: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI tool definition whose one property, ``tags``, has this schema."""
+    parameters = {"type": "object", "properties": {"tags": tags}}
+    return {"type": "function", "function": {"name": "add_tags", "parameters": parameters}}
+
+
 def case(
     code: str,
     bad: list[Any],
@@ -584,6 +590,25 @@ CASES = [
         [(None, "tools", "too_many_tools")],
         {"target": "openai", "tools": [Tool(f"tool_{n}") for n in range(129)]},
         {"target": "openai", "tools": [Tool(f"tool_{n}") for n in range(128)]},
+    ),
+    case(
+        "array_without_items",
+        [ASK],
+        [ASK],
+        [(None, "tools[0].function.parameters.properties.tags", "array_without_items")],
+        {"target": "openai", "tools": [_tagging({"type": "array"})]},
+        {"target": "openai", "tools": [_tagging({"type": "array", "items": {}})]},
+    ),
+    case(
+        "array_without_items",
+        [ASK],
+        [ASK],
+        [(None, "tools[0].function.parameters.properties.tags", "array_without_items")],
+        {"target": "responses", "tools": [_tagging({"type": ["array", "null"]})]},
+        {
+            "target": "responses",
+            "tools": [_tagging({"type": ["array", "null"], "items": {"type": "string"}})],
+        },
     ),
     case(
         "invalid_call_id",

@@ -15,7 +15,7 @@ from ._sdk import dumped
 if TYPE_CHECKING:
     from dataclasses import InitVar
 
-__all__ = ["NO_PARAMETERS", "Tool"]
+__all__ = ["NO_PARAMETERS", "Tool", "schema_key"]
 
 # The union of the providers' rules for tool names (each provider's rules
 # module has its TOOL_NAME): a name outside it no provider accepts. Each codec's tool_definition,
@@ -264,6 +264,15 @@ def _extra_keys(outer: Mapping[Any, Any], function: Mapping[Any, Any]) -> dict[A
                 )
             extra[key] = value
     return extra
+
+
+def schema_key(definition: Mapping[Any, Any]) -> str:
+    """The key a tool definition (a dict ``Tool.from_dict`` reads) holds its schema under, as
+    ``from_dict`` finds it: ``parameters``, ``input_schema``, ``inputSchema``... (of its
+    ``function``, in OpenAI's shape, whose path the caller says)."""
+    inner = definition.get("function")
+    given = inner if isinstance(inner, Mapping) else definition
+    return next((key for key in _SCHEMA_KEYS if given.get(key) is not None), "parameters")
 
 
 def _schema_text(parameters: object) -> str:

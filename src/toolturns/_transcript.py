@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from ._arguments import Inexact, decode_arguments_exactly
 from ._checks import lazy_pattern
-from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe
+from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe, join_path
 from ._frozen import value_class
 from ._json import join_key
 from ._message import (
@@ -25,7 +25,7 @@ from ._message import (
     ChatMessage,
     Role,
 )
-from ._tool import Tool
+from ._tool import Tool, schema_key
 from ._tool_call import ToolCall
 
 # Bound once: a classmethod looked up on its class costs about 30 ns, on a path that reads
@@ -349,6 +349,7 @@ class _Check:
             )
             if self.target is not None:
                 self.tool_unsupported(name_path.removesuffix(".name"), tool)
+                self.tool_refused(name_path.removesuffix(".name"), item, tool)
             if tool.name in names:
                 self.add(
                     None,
@@ -360,6 +361,19 @@ class _Check:
                 names.add(tool.name)
                 self.check_name(None, name_path, tool.name)
         return names
+
+    def tool_refused(self, where: str, item: object, tool: Tool) -> None:
+        """What the target's rules refuse in a tool definition, at the definition's own key
+        for the schema (``inputSchema`` in an MCP one)."""
+        check_tool = getattr(self.rules, "check_tool", None)  # optional (providers._rule.Rules)
+        problems = () if check_tool is None else check_tool(tool)
+        if not problems:
+            return
+        schema = schema_key(item) if isinstance(item, Mapping) else "parameters"
+        for path, rule, message in problems:
+            if path.startswith("parameters"):
+                path = schema + path.removeprefix("parameters")
+            self.add(None, join_path(where, path), rule.code, message)
 
     def tool_unsupported(self, where: str, tool: Tool) -> None:
         from .providers._shared import tool_unsupported, unsupported_reason

@@ -672,6 +672,14 @@ def test_the_fake_wire_rule_is_reported_and_refused_through_the_registry() -> No
     assert caught.value.path == path
 
 
+def test_a_wire_whose_rules_have_no_tool_check_is_checked_as_before() -> None:
+    """check_tool is optional in a rules module: the echo wire (registered as a plugin's would be) has
+    none, and its tools are checked as before it came."""
+    assert not hasattr(PROVIDERS[ECHO.name].rules, "check_tool")
+    listed = Tool("add_tags", parameters={"type": "object", "properties": {"tags": {"type": "array"}}})
+    assert check_transcript(LONG_ID[:1], tools=[listed], target="echo") == []
+
+
 def test_the_command_line_sees_the_fake_wire(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``toolturns check --target echo`` reports the echo rule; ``convert --to echo`` skips that line."""
     path = tmp_path / "long.jsonl"

@@ -115,6 +115,12 @@ class Rules(Protocol):
     (path, what) of each thing its codec kept that only this wire can replay,
     which every other wire then refuses unless told to drop it
     (``_shared.messages_unsupported``; OpenAI Responses' built-in tool calls).
+    And ``check_tool(tool)``: what the provider refuses in one tool definition
+    that its codec writes as it is, as (where in the ``Tool``,
+    ``parameters.properties.tags``; the ``Rule``; what to say of it), which
+    ``check_transcript`` reports at the definition's own key (OpenAI's array
+    schemas without ``items``). Both are optional, so that a wire registered
+    before they came needs neither.
     """
 
     # Read-only properties: a module's constants match them.

@@ -9,15 +9,19 @@ reports what OpenAI itself would refuse.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from types import MappingProxyType
+from typing import Any
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
+from ..._json import join_key
 from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, Role
+from ..._tool import Tool
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule
 
 __all__ = [
+    "ARRAY_WITHOUT_ITEMS",
     "AUDIO_FORMAT",
     "AUDIO_FORMATS",
     "CALL_ID_MAX",
@@ -41,10 +45,13 @@ __all__ = [
     "TEXT_PARTS_ONLY",
     "TOOL_NAME",
     "TOO_MANY_TOOLS",
+    "arrays_without_items",
     "check",
     "check_call",
     "check_exchange",
     "check_part",
+    "check_tool",
+    "items_problems",
     "not_carried",
     "part_value_problem",
 ]
@@ -92,6 +99,75 @@ MAX_TOOLS = 128
 TOO_MANY_TOOLS = Rule(
     "too_many_tools", "Invalid 'tools': array too long. Expected an array with maximum length 128", _LINK
 )
+
+
+#: An array schema, anywhere in a tool's parameters, must say its items: OpenAI
+#: answers 400 to one that does not, strict or not, on Chat Completions and
+#: Responses alike (JSON Schema itself takes ``{"type": "array"}``, and so do
+#: Anthropic, Gemini and OpenAI-compatible servers: the codec sends it, and
+#: ``check_transcript(target="openai")`` reports it). ``"items": {}`` is
+#: enough (https://github.com/langchain4j/langchain4j/pull/3452 tests it).
+ARRAY_WITHOUT_ITEMS = Rule(
+    "array_without_items",
+    "Invalid schema for function 'kafka_admin_topics': In context=('properties', 'configs'), "
+    "array schema missing items.",
+    "https://github.com/streamnative/streamnative-mcp-server/issues/26",
+)
+
+
+def arrays_without_items(schema: object, path: str = "parameters") -> Iterator[str]:
+    """Where ``schema`` holds an array schema (``type`` ``"array"``, or a list naming it) without
+    ``items``, in the order the schema's text has them: ``parameters.properties.tags``.
+
+    Every place a schema holds schemas is looked in (``properties``, ``items``,
+    ``anyOf``..., ``$defs``), as OpenAI's context (``('properties', 'values',
+    'items')``) shows it does. Iterative: a schema may nest as deep as JSON may.
+    """
+    pending: list[tuple[object, str]] = [(schema, path)]
+    while pending:
+        node, where = pending.pop()
+        if not isinstance(node, Mapping):
+            continue  # true, false, or what Tool refused already
+        kind = node.get("type")
+        if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and "items" not in node:
+            yield where
+        pending.extend(reversed(list(_subschemas(node, where))))
+
+
+def _subschemas(node: Mapping[str, Any], where: str) -> Iterator[tuple[object, str]]:
+    """The schemas ``node`` holds, with their paths, in its keys' order."""
+    for key, value in node.items():
+        here = join_key(where, key)
+        if key in _ONE_SCHEMA or (key == "items" and not isinstance(value, list)):
+            yield value, here
+        elif key in _SCHEMA_LISTS or key == "items":  # items as a list: before 2020-12's prefixItems
+            if isinstance(value, list):
+                yield from ((each, f"{here}[{number}]") for number, each in enumerate(value))
+        elif key in _SCHEMA_MAPS and isinstance(value, Mapping):
+            yield from ((each, join_key(here, name)) for name, each in value.items())
+
+
+_ONE_SCHEMA = frozenset({"additionalProperties", "additionalItems", "not", "contains"})
+_SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+
+
+def check_tool(tool: Tool) -> Sequence[tuple[str, Rule, str]]:
+    """Every array schema in the parameters with its items (``ARRAY_WITHOUT_ITEMS``)."""
+    return items_problems(tool, ARRAY_WITHOUT_ITEMS)
+
+
+def items_problems(tool: Tool, rule: Rule) -> list[tuple[str, Rule, str]]:
+    """``check_tool``'s problems of ``tool``'s array schemas without items, as ``rule`` (the
+    Responses wire's rules give theirs)."""
+    return [
+        (
+            where,
+            rule,
+            'array schema has no items; OpenAI requires an items schema for every array (an empty one, "items": {}, takes any item)',
+        )
+        for where in arrays_without_items(tool.parameters)
+    ]
 
 
 # -- content parts ------------------------------------------------------------------------

@@ -16,10 +16,13 @@ from typing import Any
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart
 from ..._extra import EMPTY
 from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, Role
+from ..._tool import Tool
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule
+from ..openai.rules import items_problems
 
 __all__ = [
+    "ARRAY_WITHOUT_ITEMS",
     "CALL_WITHOUT_REASONING",
     "CARRIES",
     "DUPLICATE_ITEM",
@@ -34,6 +37,7 @@ __all__ = [
     "check_call",
     "check_exchange",
     "check_part",
+    "check_tool",
     "kept_for_this_wire_only",
     "misplaced_reasoning",
     "repeated_ids",
@@ -46,6 +50,17 @@ _REASONING = "https://platform.openai.com/docs/guides/reasoning"
 #: with a maximum length of 64" (the same rule as Chat Completions').
 TOOL_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 INVALID_TOOL_NAME = Rule("invalid_tool_name", "string does not match pattern", _LINK)
+
+#: An array schema without ``items``, anywhere in a function's parameters: the
+#: 400 of Chat Completions (``openai.rules.ARRAY_WITHOUT_ITEMS``, whose walk
+#: finds them), on this wire too (its ``param`` was ``tools[36].parameters``,
+#: this wire's flat shape).
+ARRAY_WITHOUT_ITEMS = Rule(
+    "array_without_items",
+    "Invalid schema for function 'mcp_gbrain_extract_facts': In context=('properties', 'entity_hints'), "
+    "array schema missing items.",
+    "https://github.com/garrytan/gbrain/issues/1103",
+)
 
 #: A ``message`` item has ``role``, ``content`` (and, replayed from a
 #: response, ``id``, ``status``, ``phase``, which the codec keeps); it has no
@@ -236,3 +251,8 @@ def check_call(findings: Findings, index: int, position: int, call: ToolCall) ->
 def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
     """Nothing: the tool exchanges are checked for every target; ``unanswered_call`` and
     ``orphan_result`` are what ``NO_TOOL_OUTPUT`` and ``NO_TOOL_CALL`` say."""
+
+
+def check_tool(tool: Tool) -> Sequence[tuple[str, Rule, str]]:
+    """Every array schema in the parameters with its items (``ARRAY_WITHOUT_ITEMS``)."""
+    return items_problems(tool, ARRAY_WITHOUT_ITEMS)

@@ -1,0 +1,151 @@
+"""OpenAI's rule on tool schemas: every array schema says its items (Chat Completions and Responses)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from toolturns import ChatMessage, Tool, check_transcript
+from toolturns.providers import PROVIDERS
+from toolturns.providers.openai import rules
+from toolturns.providers.responses import rules as responses_rules
+
+
+def found(properties: dict[str, Any], **more: Any) -> list[str]:
+    """Where the rule finds an array schema without items in a schema of these properties."""
+    tool = Tool("f", parameters={"type": "object", "properties": properties, **more})
+    return [where for where, _, _ in rules.check_tool(tool)]
+
+
+@pytest.mark.parametrize(
+    ("properties", "more", "where"),
+    [
+        ({"tags": {"type": "array"}}, {}, ["parameters.properties.tags"]),
+        ({"tags": {"type": ["array", "null"]}}, {}, ["parameters.properties.tags"]),
+        ({"rows": {"type": "array", "items": {"type": "array"}}}, {}, ["parameters.properties.rows.items"]),
+        (
+            {"pair": {"type": "array", "items": [{"type": "array"}], "additionalItems": {"type": "array"}}},
+            {},
+            ["parameters.properties.pair.items[0]", "parameters.properties.pair.additionalItems"],
+        ),
+        (
+            {"pair": {"type": "array", "prefixItems": [{"type": "array"}], "items": False}},
+            {},
+            ["parameters.properties.pair.prefixItems[0]"],
+        ),
+        (
+            {"either": {"anyOf": [{"type": "string"}, {"type": "array"}]}},
+            {},
+            ["parameters.properties.either.anyOf[1]"],
+        ),
+        (
+            {"one": {"oneOf": [{"type": "array"}]}, "all": {"allOf": [{"type": "array"}]}},
+            {},
+            ["parameters.properties.one.oneOf[0]", "parameters.properties.all.allOf[0]"],
+        ),
+        (
+            {"deep": {"type": "object", "properties": {"ids": {"type": "array"}}}},
+            {},
+            ["parameters.properties.deep.properties.ids"],
+        ),
+        (
+            {"map": {"type": "object", "additionalProperties": {"type": "array"}}},
+            {},
+            ["parameters.properties.map.additionalProperties"],
+        ),
+        (
+            {
+                "no": {"not": {"type": "array"}},
+                "has": {"type": "array", "items": {}, "contains": {"type": "array"}},
+            },
+            {},
+            ["parameters.properties.no.not", "parameters.properties.has.contains"],
+        ),
+        (
+            {"x": {"$ref": "#/$defs/List"}},
+            {"$defs": {"List": {"type": "array"}}},
+            ['parameters["$defs"].List'],
+        ),
+        (
+            {},
+            {"definitions": {"List": {"type": "array"}}, "patternProperties": {"^x": {"type": "array"}}},
+            ["parameters.definitions.List", 'parameters.patternProperties["^x"]'],
+        ),
+        # what OpenAI takes: items given (an empty schema, a boolean), a boolean schema, no array at all
+        ({"tags": {"type": "array", "items": {}}, "any": True, "none": False}, {}, []),
+        ({"tags": {"type": "array", "items": True}, "name": {"type": "string"}}, {}, []),
+        ({"list": {"enum": [["a"]]}, "type": {"type": "string"}}, {}, []),
+    ],
+)
+def test_every_array_schema_without_items_is_found_where_it_is(
+    properties: dict[str, Any], more: dict[str, Any], where: list[str]
+) -> None:
+    """In every place a schema holds schemas, in the order the schema's text has them."""
+    assert found(properties, **more) == where
+
+
+def test_the_problems_say_the_rule_and_what_takes_any_item() -> None:
+    """OpenAI's words in the rule; the problem says that ``"items": {}`` is enough."""
+    tool = Tool("f", parameters={"type": "object", "properties": {"tags": {"type": "array"}}})
+    [(where, rule, message)] = rules.check_tool(tool)
+    assert where == "parameters.properties.tags"
+    assert rule is rules.ARRAY_WITHOUT_ITEMS
+    assert rule.says.endswith("array schema missing items.")
+    assert message.startswith("array schema has no items; OpenAI requires an items schema for every array")
+    assert '"items": {}' in message
+    [(_, responses_rule, responses_message)] = responses_rules.check_tool(tool)
+    assert responses_rule is responses_rules.ARRAY_WITHOUT_ITEMS
+    assert responses_rule.code == rule.code
+    assert responses_rule.link != rule.link
+    assert responses_message == message
+
+
+def test_an_array_schema_deeper_than_the_stack_is_found() -> None:
+    """The walk builds no Python stack: a schema nested as deep as Tool takes is walked whole."""
+    schema: dict[str, Any] = {"type": "array"}
+    for _ in range(450):
+        schema = {"type": "array", "items": schema}
+    assert found({"x": schema}) == ["parameters.properties.x" + ".items" * 450]
+
+
+TAGGING = Tool("add_tags", parameters={"type": "object", "properties": {"tags": {"type": "array"}}})
+
+
+@pytest.mark.parametrize("target", sorted(PROVIDERS))
+def test_only_openais_wires_report_it(target: str) -> None:
+    """Anthropic, Gemini and Ollama take an array schema without items: no problem there, nor without a target."""
+    problems = check_transcript([ChatMessage.user("Tag it.")], tools=[TAGGING], target=target)
+    expected = (
+        [("tools[0].parameters.properties.tags", "array_without_items")]
+        if target in ("openai", "responses")
+        else []
+    )
+    assert [(problem.path, problem.code) for problem in problems] == expected
+    assert check_transcript([ChatMessage.user("Tag it.")], tools=[TAGGING]) == []
+
+
+@pytest.mark.parametrize(
+    ("definition", "path"),
+    [
+        (
+            {
+                "type": "function",
+                "function": {"name": "f", "parameters": {"properties": {"t": {"type": "array"}}}},
+            },
+            "tools[0].function.parameters.properties.t",
+        ),
+        (
+            {"name": "f", "inputSchema": {"type": "object", "properties": {"t": {"type": "array"}}}},
+            "tools[0].inputSchema.properties.t",
+        ),
+        (
+            {"name": "f", "input_schema": {"type": "object", "properties": {"t": {"type": "array"}}}},
+            "tools[0].input_schema.properties.t",
+        ),
+    ],
+)
+def test_the_path_is_the_definitions_own(definition: dict[str, Any], path: str) -> None:
+    """An OpenAI, MCP or Anthropic definition: the problem is at the key its schema is under."""
+    [problem] = check_transcript([ChatMessage.user("Tag it.")], tools=[definition], target="openai")
+    assert problem.path == path
