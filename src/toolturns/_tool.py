@@ -48,6 +48,9 @@ class Tool:
         description: What the tool does, for the model.
         parameters: A JSON-schema object for the arguments; ``None`` or ``{}``
             means none (sent as ``{"type": "object", "properties": {}}``).
+            A schema that is not a JSON Schema (``"required": None``, a
+            property's schema ``None``) is refused, where it breaks
+            (``parameters.required``): providers answer 400 to it.
         strict: OpenAI's and Anthropic's ``strict`` (arguments that always
             match the schema); ``None``, the default, sends none.
         extra: The definition's keys no field models (MCP's ``title``,
