@@ -190,11 +190,12 @@ def test_tool_definition_omits_empty_description_and_no_parameters() -> None:
     assert gemini.tool_definition(Tool("get_time")) == {"name": "get_time"}
     reordered = Tool("f", parameters={"properties": {}, "type": "object"})
     assert gemini.tool_definition(reordered) == {"name": "f"}
+    # Not "no parameters" in so many words: sent as it is, as JSON Schema, since Gemini's Schema
+    # refuses an object without properties ("should be non-empty for OBJECT type").
     with_required = Tool("g", parameters={"type": "object", "properties": {}, "required": []})
-    assert gemini.tool_definition(with_required)["parameters"] == {
-        "type": "object",
-        "properties": {},
-        "required": [],
+    assert gemini.tool_definition(with_required) == {
+        "name": "g",
+        "parametersJsonSchema": {"type": "object", "properties": {}, "required": []},
     }
 
 

@@ -35,7 +35,17 @@ EVERY_FIELD = {
         "pattern_name": {"type": "string", "pattern": "^[a-z]+$", "example": "abc", "default": "a"},
         "tags": {"type": "array", "items": {"type": "string"}, "minItems": 0, "maxItems": 3},
         "limit": {"type": "integer", "minimum": 1, "maximum": 50.5},
-        "where": {"anyOf": [{"type": "string"}, {"type": "object", "minProperties": 1, "maxProperties": 2}]},
+        "where": {
+            "anyOf": [
+                {"type": "string"},
+                {
+                    "type": "object",
+                    "properties": {"at": {"type": "string"}},
+                    "minProperties": 1,
+                    "maxProperties": 2,
+                },
+            ]
+        },
         "flag": {"type": "boolean", "default": {"nested": None}},
         "ratio": {"type": "number"},
     },
@@ -83,6 +93,44 @@ OUTSIDE = [
     {"properties": {"a": {"type": "string", "default": None}}},
     {"properties": {"a": {"type": "string", "nullable": "yes"}}},
 ]
+
+
+#: JSON Schemas of Gemini's fields only that Gemini's Schema refuses all the same, with its 400.
+REFUSED_BY_GEMINI_SCHEMA = [
+    # "parameters.properties[tags].items: missing field."
+    {"properties": {"tags": {"type": "array"}}},
+    {"properties": {"rows": {"type": "array", "items": {"type": "array"}}}},
+    # "parameters.properties: should be non-empty for OBJECT type"
+    {},
+    {"properties": {}, "required": []},
+    {"properties": {"meta": {"type": "object", "description": "Anything."}}},
+    {"properties": {"a": {"anyOf": [{"type": "object"}, {"type": "string"}]}}},
+    # "parameters.required[0]: property is not defined"
+    {"properties": {"city": {"type": "string"}}, "required": ["city", "ref"]},
+]
+
+
+@pytest.mark.parametrize("schema", REFUSED_BY_GEMINI_SCHEMA)
+def test_a_schema_gemini_schema_refuses_goes_as_parameters_json_schema(schema: dict[str, Any]) -> None:
+    """An array without items, an object without properties, a required name with no property, at
+    any depth: valid JSON Schema, sent unchanged as parametersJsonSchema, and read back the same."""
+    parameters = {"type": "object", **schema}
+    assert declaration(parameters) == {"name": "f", "parametersJsonSchema": parameters}
+    assert read_back(declaration(parameters)) == Tool("f", parameters=parameters)
+
+
+def test_the_same_schemas_with_what_gemini_needs_go_as_parameters() -> None:
+    """Items, properties and every required name given: Gemini's Schema takes them."""
+    schema = {
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "meta": {"type": "object", "properties": {"by": {"type": "string"}}, "required": ["by"]},
+        },
+        "required": ["tags"],
+    }
+    assert declaration(schema) == {"name": "f", "parameters": schema}
+    types.Schema.model_validate(schema)
 
 
 #: Not JSON Schemas at all, each with where it breaks JSON Schema: the Tool refuses them.

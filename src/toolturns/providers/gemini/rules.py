@@ -34,6 +34,7 @@ __all__ = [
     "check_call",
     "check_exchange",
     "check_part",
+    "schema_refuses",
 ]
 
 _LINK = "https://ai.google.dev/gemini-api/docs/function-calling"
@@ -111,6 +112,28 @@ SCHEMA_FIELDS: Mapping[str, str] = MappingProxyType(
         "maximum": "number",
     }
 )
+
+
+# What Gemini's ``Schema`` refuses though each of its fields holds what it
+# holds, in Google's words: an array without its items ("*
+# GenerateContentRequest.tools[0].function_declarations[3].parameters.properties[tags].items:
+# missing field.", https://github.com/kkrishnan90/gemini-desktop/pull/7), an
+# object without properties ("...parameters.properties: should be non-empty
+# for OBJECT type", https://github.com/agno-agi/agno/pull/2113), a required
+# name no property has ("...parameters.required[0]: property is not
+# defined", https://github.com/iBUHub/AIStudioToAPI/issues/154). Each is valid
+# JSON Schema: a schema with one, at any depth, goes as ``parametersJsonSchema``.
+def schema_refuses(node: Mapping[str, object]) -> bool:
+    """Whether Gemini's ``Schema`` refuses the one schema ``node`` (its subschemas aside)."""
+    kind = node.get("type")
+    properties = node.get("properties")
+    if (kind == "array" and "items" not in node) or (kind == "object" and not properties):
+        return True
+    required = node.get("required")
+    named = properties if isinstance(properties, Mapping) else {}
+    return isinstance(required, list) and any(name not in named for name in required)
+
+
 #: The JSON Schema type names that name a type of Gemini's ``Schema``, whose
 #: ``Type`` spells them in capitals (``STRING``, ``OBJECT``): reading a
 #: ``parameters`` schema gives them in JSON Schema's lower case.

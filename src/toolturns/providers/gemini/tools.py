@@ -83,6 +83,8 @@ def is_gemini_schema(schema: object) -> bool:
         node = pending.pop()
         if not isinstance(node, dict):
             return False  # a boolean schema (true, false) is JSON Schema's alone
+        if rules.schema_refuses(node):
+            return False  # an array without items, an object without properties...
         for key, value in node.items():
             kind = rules.SCHEMA_FIELDS.get(key)
             if kind == "schema":
