@@ -45,6 +45,7 @@ CODES = {
     "invalid_name",
     "too_many_tools",
     "array_without_items",
+    "schema_top_level",
     "invalid_call_id",
     "invalid_arguments",
     "inexact_arguments",

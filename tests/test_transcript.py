@@ -99,6 +99,12 @@ def _tagging(tags: dict[str, Any]) -> dict[str, Any]:
     return {"type": "function", "function": {"name": "add_tags", "parameters": parameters}}
 
 
+def _choosing(top: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI tool definition with these keywords at the top of its parameters."""
+    parameters = {"type": "object", "properties": {"tags": {"type": "array", "items": {}}}, **top}
+    return {"type": "function", "function": {"name": "add_tags", "parameters": parameters}}
+
+
 def case(
     code: str,
     bad: list[Any],
@@ -609,6 +615,22 @@ CASES = [
             "target": "responses",
             "tools": [_tagging({"type": ["array", "null"], "items": {"type": "string"}})],
         },
+    ),
+    case(
+        "schema_top_level",
+        [ASK],
+        [ASK],
+        [(None, "tools[0].function.parameters.anyOf", "schema_top_level")],
+        {"target": "anthropic", "tools": [_choosing({"anyOf": [{"required": ["tags"]}]})]},
+        {"target": "anthropic", "tools": [_choosing({"required": ["tags"]})]},
+    ),
+    case(
+        "schema_top_level",
+        [ASK],
+        [ASK],
+        [(None, "tools[0].function.parameters.not", "schema_top_level")],
+        {"target": "openai", "tools": [_choosing({"not": {"required": ["tags"]}})]},
+        {"target": "openai", "tools": [_choosing({})]},
     ),
     case(
         "invalid_call_id",

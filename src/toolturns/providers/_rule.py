@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 if TYPE_CHECKING:
     from .._content import ContentPart
     from .._message import ChatMessage, Role
+    from .._tool import Tool
     from .._tool_call import ToolCall
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "Rule",
     "Rules",
     "require_conversation",
+    "top_level_keywords",
 ]
 
 
@@ -169,3 +171,21 @@ def require_conversation(findings: Findings, rule: Rule) -> None:
             rule,
             f"has only system messages; {findings.target} sends those apart and needs at least one other message",
         )
+
+
+def top_level_keywords(
+    tool: Tool, keywords: Sequence[str], rule: Rule, provider: str
+) -> list[tuple[str, Rule, str]]:
+    """For a rules module's ``check_tool``: each of ``keywords`` at the top of ``tool``'s parameters,
+    where ``provider`` takes only a plain object schema (the keywords go inside a property)."""
+    listed = ", ".join(keywords)
+    return [
+        (
+            f"parameters.{key}",
+            rule,
+            f"{key} at the top level of a tool's parameters; {provider} takes {listed} only inside "
+            "the properties (a choice of arguments goes in one property, or in the description)",
+        )
+        for key in keywords
+        if key in tool.parameters
+    ]

@@ -1,4 +1,5 @@
-"""OpenAI's rule on tool schemas: every array schema says its items (Chat Completions and Responses)."""
+"""The providers' rules on tool schemas: OpenAI's array items and plain top (Chat Completions and
+Responses), Anthropic's plain top."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 
 from toolturns import ChatMessage, Tool, check_transcript
 from toolturns.providers import PROVIDERS
+from toolturns.providers.anthropic import rules as anthropic_rules
 from toolturns.providers.openai import rules
 from toolturns.providers.responses import rules as responses_rules
 
@@ -149,3 +151,58 @@ def test_the_path_is_the_definitions_own(definition: dict[str, Any], path: str) 
     """An OpenAI, MCP or Anthropic definition: the problem is at the key its schema is under."""
     [problem] = check_transcript([ChatMessage.user("Tag it.")], tools=[definition], target="openai")
     assert problem.path == path
+
+
+CHOICE = {"anyOf": [{"required": ["city"]}, {"required": ["lat", "lon"]}]}
+
+
+@pytest.mark.parametrize(
+    ("top", "reported"),
+    [
+        (CHOICE, {"openai": ["anyOf"], "responses": ["anyOf"], "anthropic": ["anyOf"]}),
+        (
+            {"oneOf": [{"required": ["city"]}]},
+            {"openai": ["oneOf"], "responses": ["oneOf"], "anthropic": ["oneOf"]},
+        ),
+        (
+            {"allOf": [{"required": ["city"]}]},
+            {"openai": ["allOf"], "responses": ["allOf"], "anthropic": ["allOf"]},
+        ),
+        ({"not": {"required": ["lat"]}}, {"openai": ["not"], "responses": ["not"]}),
+        ({"enum": [{"city": "Paris"}]}, {"openai": ["enum"], "responses": ["enum"]}),
+        ({"required": ["city"], "additionalProperties": False}, {}),
+    ],
+)
+def test_a_choice_at_the_top_of_the_parameters_is_reported_where_the_provider_refuses_it(
+    top: dict[str, Any], reported: dict[str, list[str]]
+) -> None:
+    """OpenAI takes none of oneOf, anyOf, allOf, enum and not at the top; Anthropic none of the first three;
+    Gemini and Ollama take them (Gemini's codec sends such a schema as parametersJsonSchema)."""
+    properties = {"city": {"type": "string"}, "lat": {"type": "number"}, "lon": {"type": "number"}}
+    tool = Tool("find", parameters={"type": "object", "properties": properties, **top})
+    for target in PROVIDERS:
+        problems = check_transcript([ChatMessage.user("Where?")], tools=[tool], target=target)
+        expected = [(f"tools[0].parameters.{key}", "schema_top_level") for key in reported.get(target, [])]
+        assert [(problem.path, problem.code) for problem in problems] == expected, target
+
+
+def test_the_top_level_rules_quote_each_provider() -> None:
+    """Each wire's rule in its provider's words; the problem names the keyword and the provider."""
+    assert "at the top level" in rules.SCHEMA_TOP_LEVEL.says
+    assert (
+        "input_schema does not support oneOf, allOf, or anyOf at the top level"
+        in anthropic_rules.SCHEMA_TOP_LEVEL.says
+    )
+    assert responses_rules.check_tool is not rules.check_tool
+    tool = Tool("find", parameters={"type": "object", "properties": {"city": {"type": "string"}}, **CHOICE})
+    [(where, rule, message)] = anthropic_rules.check_tool(tool)
+    assert (where, rule) == ("parameters.anyOf", anthropic_rules.SCHEMA_TOP_LEVEL)
+    assert message.startswith(
+        "anyOf at the top level of a tool's parameters; Anthropic takes oneOf, allOf, anyOf only"
+    )
+    [problem] = check_transcript(
+        [ChatMessage.user("Where?")],
+        tools=[{"name": "find", "input_schema": tool.parameters}],
+        target="anthropic",
+    )
+    assert problem.path == "tools[0].input_schema.anyOf"

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import binascii
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 
 from ..._content import AudioPart, ContentPart, FilePart, ImagePart, TextPart, image_media_type
 from ..._message import ASSISTANT, DEVELOPER, SYSTEM, SYSTEM_ROLES, TOOL, USER, ChatMessage, Role
+from ..._tool import Tool
 from ..._tool_call import ToolCall
-from .._rule import Carries, Findings, Rule, require_conversation
+from .._rule import Carries, Findings, Rule, require_conversation, top_level_keywords
 
 __all__ = [
     "ASSISTANT_TEXT_ONLY",
@@ -27,8 +28,10 @@ __all__ = [
     "NO_CONVERSATION",
     "ORPHAN_RESULT",
     "PARTS",
+    "SCHEMA_TOP_LEVEL",
     "SYSTEM_TEXT_ONLY",
     "TOOL_NAME",
+    "TOP_LEVEL_KEYWORDS",
     "TRAILING_WHITESPACE",
     "UNSIGNED_THINKING",
     "UNSUPPORTED_DOCUMENT_TYPE",
@@ -38,6 +41,7 @@ __all__ = [
     "check_call",
     "check_exchange",
     "check_part",
+    "check_tool",
 ]
 
 _LINK = "https://docs.anthropic.com/en/api/messages"
@@ -322,3 +326,18 @@ def check_call(findings: Findings, index: int, position: int, call: ToolCall) ->
 
 def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: int) -> None:
     """Nothing: the tool exchanges are checked for every target."""
+
+
+#: The top of a tool's ``input_schema`` is a plain object schema: no choice of
+#: schemas there (MCP servers' generated schemas often put one).
+TOP_LEVEL_KEYWORDS = ("oneOf", "allOf", "anyOf")
+SCHEMA_TOP_LEVEL = Rule(
+    "schema_top_level",
+    "tools.73.custom.input_schema: input_schema does not support oneOf, allOf, or anyOf at the top level",
+    "https://github.com/anthropics/claude-code/issues/5319",
+)
+
+
+def check_tool(tool: Tool) -> Sequence[tuple[str, Rule, str]]:
+    """The top of the schema (``SCHEMA_TOP_LEVEL``)."""
+    return top_level_keywords(tool, TOP_LEVEL_KEYWORDS, SCHEMA_TOP_LEVEL, "Anthropic")

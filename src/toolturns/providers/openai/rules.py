@@ -18,7 +18,7 @@ from ..._json import join_key
 from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
-from .._rule import Carries, Findings, Rule
+from .._rule import Carries, Findings, Rule, top_level_keywords
 
 __all__ = [
     "ARRAY_WITHOUT_ITEMS",
@@ -42,9 +42,11 @@ __all__ = [
     "NOT_CARRIED",
     "NO_FILE_URL",
     "PARTS",
+    "SCHEMA_TOP_LEVEL",
     "TEXT_PARTS_ONLY",
     "TOOL_NAME",
     "TOO_MANY_TOOLS",
+    "TOP_LEVEL_KEYWORDS",
     "arrays_without_items",
     "check",
     "check_call",
@@ -152,9 +154,23 @@ _SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
 _SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
 
 
+#: The top of a tool's parameters is a plain object schema: none of these beside
+#: its ``type`` and ``properties`` (MCP servers' generated schemas often put a
+#: choice of arguments there), on Chat Completions and Responses alike.
+TOP_LEVEL_KEYWORDS = ("oneOf", "anyOf", "allOf", "enum", "not")
+SCHEMA_TOP_LEVEL = Rule(
+    "schema_top_level",
+    "Invalid schema for function 'update-event': schema must have type 'object' and not have "
+    "'oneOf'/'anyOf'/'allOf'/'enum'/'not' at the top level.",
+    "https://github.com/nspady/google-calendar-mcp/issues/39",
+)
+
+
 def check_tool(tool: Tool) -> Sequence[tuple[str, Rule, str]]:
-    """Every array schema in the parameters with its items (``ARRAY_WITHOUT_ITEMS``)."""
-    return items_problems(tool, ARRAY_WITHOUT_ITEMS)
+    """The top of the parameters (``SCHEMA_TOP_LEVEL``), and every array schema in them with
+    its items (``ARRAY_WITHOUT_ITEMS``)."""
+    top = top_level_keywords(tool, TOP_LEVEL_KEYWORDS, SCHEMA_TOP_LEVEL, "OpenAI")
+    return top + items_problems(tool, ARRAY_WITHOUT_ITEMS)
 
 
 def items_problems(tool: Tool, rule: Rule) -> list[tuple[str, Rule, str]]:

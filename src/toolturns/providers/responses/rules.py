@@ -18,8 +18,8 @@ from ..._extra import EMPTY
 from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, Role
 from ..._tool import Tool
 from ..._tool_call import ToolCall
-from .._rule import Carries, Findings, Rule
-from ..openai.rules import items_problems
+from .._rule import Carries, Findings, Rule, top_level_keywords
+from ..openai.rules import SCHEMA_TOP_LEVEL, TOP_LEVEL_KEYWORDS, items_problems
 
 __all__ = [
     "ARRAY_WITHOUT_ITEMS",
@@ -254,5 +254,7 @@ def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: i
 
 
 def check_tool(tool: Tool) -> Sequence[tuple[str, Rule, str]]:
-    """Every array schema in the parameters with its items (``ARRAY_WITHOUT_ITEMS``)."""
-    return items_problems(tool, ARRAY_WITHOUT_ITEMS)
+    """As on Chat Completions, OpenAI's one check of a function's schema: the top of the
+    parameters (``openai.rules.SCHEMA_TOP_LEVEL``), every array schema with its items."""
+    top = top_level_keywords(tool, TOP_LEVEL_KEYWORDS, SCHEMA_TOP_LEVEL, "OpenAI")
+    return top + items_problems(tool, ARRAY_WITHOUT_ITEMS)
