@@ -418,6 +418,80 @@ def test_a_schema_too_deep_to_walk_is_left_to_validate() -> None:
     assert caught.value.rule == "is nested too deeply to compile"
 
 
+@pytest.mark.parametrize(
+    ("parameters", "path"),
+    [
+        ({"$defs": {"A": {"type": "object", "required": None}}}, 'parameters["$defs"].A.required'),
+        ({"definitions": {"A": {"properties": {"b": None}}}}, "parameters.definitions.A.properties.b"),
+        ({"properties": {"a": {"$defs": {"B": {"type": "int"}}}}}, 'parameters.properties.a["$defs"].B.type'),
+        ({"$defs": []}, 'parameters["$defs"]'),
+    ],
+)
+def test_the_schemas_kept_for_ref_are_checked_when_the_tool_is_made(
+    parameters: dict[str, Any], path: str
+) -> None:
+    """Generated schemas keep their nested models in $defs: a mistake there is refused as one inline is,
+    whether a $ref reaches it or not."""
+    with pytest.raises(InvalidTool) as caught:
+        Tool("f", parameters={"type": "object", **parameters})
+    assert caught.value.path == path
+
+
+def test_what_validate_makes_of_defs_is_unchanged() -> None:
+    """$defs are a place for schemas, not a keyword a value meets: validate checks only those a $ref reaches."""
+    tool = Tool(
+        "f",
+        parameters={
+            "type": "object",
+            "$defs": {"N": {"type": "integer"}},
+            "properties": {"n": {"$ref": "#/$defs/N"}},
+        },
+    )
+    tool.validate({"n": 1, "m": "x"})
+    with pytest.raises(InvalidArguments):
+        tool.validate({"n": "x"})
+    assert "$defs" not in _schema.CHECKED
+
+
+def test_the_verdict_on_a_deep_schema_does_not_depend_on_the_stack() -> None:
+    """Past _SHAPE_DEPTH levels no verdict is given when the Tool is made, from any stack depth; within
+    it, a mistake is refused from any depth the stack has room for."""
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(_schema._SHAPE_DEPTH):
+        deep = {"properties": {"a": deep}}
+    parameters = {"type": "object", "properties": {"a": deep, "b": None}}
+    shallow = {"type": "object", "properties": {"a": {"properties": {"a": {}}}, "b": None}}
+
+    def made(depth: int, schema: dict[str, Any]) -> bool:
+        if depth:
+            return made(depth - 1, schema)
+        try:
+            Tool("f", parameters=schema)
+        except InvalidTool:
+            return False
+        return True
+
+    assert [made(depth, parameters) for depth in (0, 300, 600)] == [True, True, True]
+    assert [made(depth, shallow) for depth in (0, 300, 600)] == [False, False, False]
+
+
+def test_a_stack_too_deep_to_check_from_gives_no_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Made from a call stack with no room left for the check: the Tool is made, nothing is remembered,
+    and validate (or the toolbox) says what is wrong when asked."""
+
+    def overflow(self: object, node: object, path: str) -> None:
+        raise RecursionError
+
+    monkeypatch.setattr(_schema, "_SHAPES", {})
+    with monkeypatch.context() as patched:
+        patched.setattr(_schema._Compiler, "schema", overflow)
+        tool = Tool("f", parameters={"type": "object", "required": None})
+    assert _schema._SHAPES == {}
+    with pytest.raises(InvalidTool) as caught:
+        tool.validate({})
+    assert caught.value.path == "parameters.required"
+
+
 def test_the_schemas_checked_are_remembered_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     """One check per schema text, however many tools of it; at most _CACHE_SIZE texts are kept."""
     monkeypatch.setattr(_schema, "_SHAPES", {})

@@ -79,7 +79,8 @@ def compiled(schema_text: str) -> Check:
 
 
 def check_schema(schema_text: str) -> None:
-    """Raise ``InvalidTool`` if the schema ``schema_text`` spells is not a JSON Schema: what ``Tool`` refuses.
+    """Raise ``InvalidTool`` where a keyword of the schema ``schema_text`` spells holds what JSON Schema
+    says it cannot: what ``Tool`` refuses.
 
     A keyword this module checks must hold what JSON Schema says it holds
     (``required`` an array of strings, ``properties`` an object of schemas,
@@ -90,16 +91,21 @@ def check_schema(schema_text: str) -> None:
     invalid. It must match JSON Schema draft 2020-12"). Two things are left
     to ``validate``, which needs them: a ``pattern`` string is not compiled
     (JSON Schema's patterns are ECMA-262's, some of which Python's ``re``
-    does not read), and a ``$ref`` string is not followed; nor is a schema
-    nested deeper than the caller's stack lets it walk. Accepted texts are
-    remembered, so that a program making one tool many times checks it once.
+    does not read), and a ``$ref`` string is not followed. The schemas of
+    ``$defs`` are checked, and the values of the keywords this module ignores
+    are not. A schema whose subschemas nest more than ``_SHAPE_DEPTH`` deep
+    gets no verdict (nor one the caller's stack is too deep to walk). Accepted
+    texts are remembered, so that a program making one tool many times
+    checks it once.
     """
     if schema_text in _SHAPES:
         return
     root = decode(schema_text)
     try:
         _Compiler(root, shape_only=True).schema(root, "parameters")
-    except RecursionError:  # deeper than this stack walks: no verdict (validate says it is too deep)
+    except _TooDeep:  # no verdict, from any stack: validate says what it finds
+        return
+    except RecursionError:  # a caller's stack deep already: no verdict (validate says it is too deep)
         return
     with _CACHE_LOCK:
         if len(_SHAPES) >= _CACHE_SIZE:
@@ -109,6 +115,15 @@ def check_schema(schema_text: str) -> None:
 
 # The schema texts check_schema accepted: a dict for its order (the oldest goes first).
 _SHAPES: dict[str, None] = {}
+
+# How deep check_schema follows subschemas into subschemas: far beyond any tool's, and few
+# enough that the compiler's frames fit in any ordinary stack, so that the verdict does not
+# depend on where the Tool is made.
+_SHAPE_DEPTH = 32
+
+
+class _TooDeep(Exception):
+    """Raised by check_schema's compiler past ``_SHAPE_DEPTH``: a schema it gives no verdict on."""
 
 
 def validator(schema_text: str) -> Callable[[object], None]:
@@ -247,6 +262,7 @@ class _Compiler:
         self.root = root
         # Only what check_schema checks: a pattern not compiled, a $ref not followed.
         self.shape_only = shape_only
+        self.depth = 0  # subschemas entered, counted for check_schema only
         self.refs: dict[str, Check] = {}
         # The pointers entered since the last keyword that reaches into the value:
         # meeting one again means a loop that would check the same value forever.
@@ -259,12 +275,18 @@ class _Compiler:
             return _refuse
         if not isinstance(node, Mapping):
             raise InvalidTool(path, "must be a schema (an object or a boolean)", describe(node))
+        if self.shape_only:
+            self.depth += 1
+            if self.depth > _SHAPE_DEPTH:
+                raise _TooDeep
         checks = []
         for keys, handler in _HANDLERS:
             if any(key in node for key in keys):
                 check = handler(self, node, path)
                 if check is not None:
                     checks.append(check)
+        if self.shape_only:
+            self.depth -= 1  # (an error on the way ends the compile: nothing to undo then)
         return _all_of(checks)
 
     def inside(self, node: object, path: str) -> Check:
@@ -374,6 +396,8 @@ def _enum(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check:
     values = node["enum"]
     if not isinstance(values, list):
         raise InvalidTool(join_key(path, "enum"), "must be an array", describe(values))
+    if compiler.shape_only:
+        return _accept  # any array: its rule, which shows every value, is validate's to make
     rule = (
         f"must be one of {', '.join(map(shown, values))}"
         if values
@@ -396,6 +420,8 @@ def _enum(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check:
 
 
 def _const(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check:
+    if compiler.shape_only:
+        return _accept  # any JSON value is a const
     expected = node["const"]
     rule = f"must be {shown(expected)}"
 
@@ -630,6 +656,21 @@ def _all_of_keyword(compiler: _Compiler, node: Mapping[str, Any], path: str) -> 
     return _all_of(compiler.schemas(node, "allOf", path))
 
 
+def _definitions(compiler: _Compiler, node: Mapping[str, Any], path: str) -> None:
+    """For check_schema only: each schema of ``$defs`` (and draft-07's ``definitions``), where
+    generated schemas keep their nested models; validate compiles those a ``$ref`` reaches."""
+    if not compiler.shape_only:
+        return
+    for key in ("$defs", "definitions"):
+        if key in node:
+            schemas = node[key]
+            here = join_key(path, key)
+            if not isinstance(schemas, Mapping):
+                raise InvalidTool(here, "must be an object of schemas", describe(schemas))
+            for name, schema in schemas.items():
+                compiler.inside(schema, join_key(here, name))
+
+
 def _ref(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check | None:
     pointer = node["$ref"]
     here = join_key(path, "$ref")
@@ -639,6 +680,9 @@ def _ref(compiler: _Compiler, node: Mapping[str, Any], path: str) -> Check | Non
         return None  # not a local pointer (docs/tools.md), or only the shape checked: not followed
     return compiler.ref(pointer, here)
 
+
+# Where schemas are kept for $ref, not a keyword a value meets: walked by check_schema only.
+_DEFINITIONS = frozenset({"$defs", "definitions"})
 
 # The keywords checked, in the order a value meets them: the first violation
 # is the first of these a value breaks. Keywords one loop checks together
@@ -656,7 +700,10 @@ _HANDLERS: tuple[tuple[tuple[str, ...], _Handler], ...] = (
     (("anyOf",), _any_of),
     (("oneOf",), _one_of),
     (("$ref",), _ref),
+    (("$defs", "definitions"), _definitions),
 )
 
 #: The keywords ``validate`` checks (docs/tools.md lists the others, which it ignores).
-CHECKED = frozenset(key for keys, _ in _HANDLERS for key in keys) | {"additionalItems"}
+CHECKED = frozenset(key for keys, _ in _HANDLERS for key in keys if key not in _DEFINITIONS) | {
+    "additionalItems"
+}

@@ -48,9 +48,10 @@ class Tool:
         description: What the tool does, for the model.
         parameters: A JSON-schema object for the arguments; ``None`` or ``{}``
             means none (sent as ``{"type": "object", "properties": {}}``).
-            A schema that is not a JSON Schema (``"required": None``, a
-            property's schema ``None``) is refused, where it breaks
-            (``parameters.required``): providers answer 400 to it.
+            A keyword ``validate`` checks holding what JSON Schema says it
+            cannot (``"required": None``, a property's schema ``None``) is
+            refused where it is (``parameters.required``): providers answer
+            400 to it (docs/tools.md says what is and is not looked at).
         strict: OpenAI's and Anthropic's ``strict`` (arguments that always
             match the schema); ``None``, the default, sends none.
         extra: The definition's keys no field models (MCP's ``title``,

@@ -25,6 +25,7 @@ from ._message import (
     ChatMessage,
     Role,
 )
+from ._sdk import dumped
 from ._tool import Tool, schema_key
 from ._tool_call import ToolCall
 
@@ -342,14 +343,16 @@ class _Check:
                 failure = error.with_prefix(where)
                 self.add(None, failure.path, "invalid_tool", failure.reason)
                 continue
+            # The definition as Tool.from_dict read it (an SDK object's dump), for its paths.
+            definition = item if isinstance(item, (Tool, Mapping)) else dumped(item)
             name_path = (
                 f"{where}.function.name"
-                if isinstance(item, Mapping) and "function" in item
+                if isinstance(definition, Mapping) and "function" in definition
                 else f"{where}.name"
             )
             if self.target is not None:
                 self.tool_unsupported(name_path.removesuffix(".name"), tool)
-                self.tool_refused(name_path.removesuffix(".name"), item, tool)
+                self.tool_refused(name_path.removesuffix(".name"), definition, tool)
             if tool.name in names:
                 self.add(
                     None,
@@ -362,18 +365,16 @@ class _Check:
                 self.check_name(None, name_path, tool.name)
         return names
 
-    def tool_refused(self, where: str, item: object, tool: Tool) -> None:
+    def tool_refused(self, where: str, definition: object, tool: Tool) -> None:
         """What the target's rules refuse in a tool definition, at the definition's own key
         for the schema (``inputSchema`` in an MCP one)."""
         check_tool = getattr(self.rules, "check_tool", None)  # optional (providers._rule.Rules)
         problems = () if check_tool is None else check_tool(tool)
         if not problems:
             return
-        schema = schema_key(item) if isinstance(item, Mapping) else "parameters"
-        for path, rule, message in problems:
-            if path.startswith("parameters"):
-                path = schema + path.removeprefix("parameters")
-            self.add(None, join_path(where, path), rule.code, message)
+        schema = schema_key(definition) if isinstance(definition, Mapping) else "parameters"
+        for path, rule, message in problems:  # each path is in the parameters
+            self.add(None, join_path(where, schema + path.removeprefix("parameters")), rule.code, message)
 
     def tool_unsupported(self, where: str, tool: Tool) -> None:
         from .providers._shared import tool_unsupported, unsupported_reason

@@ -118,7 +118,7 @@ class Rules(Protocol):
     which every other wire then refuses unless told to drop it
     (``_shared.messages_unsupported``; OpenAI Responses' built-in tool calls).
     And ``check_tool(tool)``: what the provider refuses in one tool definition
-    that its codec writes as it is, as (where in the ``Tool``,
+    that its codec writes as it is, as (where in the ``Tool``'s parameters,
     ``parameters.properties.tags``; the ``Rule``; what to say of it), which
     ``check_transcript`` reports at the definition's own key (OpenAI's array
     schemas without ``items``). Both are optional, so that a wire registered

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from tests.property import strategies as s
 from toolturns import ChatMessage, InvalidTool, Tool, gemini
 from toolturns.providers.gemini import rules
+from toolturns.providers.gemini.tools import is_gemini_schema
 
 
 def declaration(schema: dict[str, Any]) -> dict[str, Any]:
@@ -131,6 +132,18 @@ def test_the_same_schemas_with_what_gemini_needs_go_as_parameters() -> None:
     }
     assert declaration(schema) == {"name": "f", "parameters": schema}
     types.Schema.model_validate(schema)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "properties": [{"type": "string"}]},
+        {"type": "object", "properties": {"a": {"anyOf": {}}}},
+    ],
+)
+def test_what_no_tool_holds_is_no_gemini_schema(schema: dict[str, Any]) -> None:
+    """The test takes any schema, one a Tool would refuse too: properties that are no object, anyOf no array."""
+    assert not is_gemini_schema(schema)
 
 
 #: Not JSON Schemas at all, each with where it breaks JSON Schema: the Tool refuses them.
@@ -259,6 +272,32 @@ def test_reading_parameters_keeps_property_names_and_data_as_they_are() -> None:
         "required": ["max_items"],
         "propertyOrdering": ["max_items"],
     }
+
+
+def test_counts_proto_json_writes_as_strings_read_as_integers() -> None:
+    """Gemini's REST Schema types maxItems and the other counts "string (int64 format)": "5" is 5."""
+    schema = {
+        "type": "OBJECT",
+        "properties": {
+            "tags": {"type": "ARRAY", "items": {"type": "STRING"}, "maxItems": "5", "min_items": "1"}
+        },
+    }
+    assert read_back({"name": "f", "parameters": schema}).parameters["properties"]["tags"] == {
+        "type": "array",
+        "items": {"type": "string"},
+        "maxItems": 5,
+        "minItems": 1,
+    }
+    for kept in (
+        "-1",
+        "five",
+        "\u0665",
+    ):  # not a count's decimal text (an Arabic-Indic five): left to the Tool
+        with pytest.raises(InvalidTool) as caught:
+            read_back(
+                {"name": "f", "parameters": {"type": "OBJECT", "properties": {"t": {"maxLength": kept}}}}
+            )
+        assert caught.value.path.endswith("parameters.properties.t.maxLength")
 
 
 def test_reading_parameters_json_schema_changes_nothing() -> None:

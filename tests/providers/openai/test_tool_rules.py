@@ -74,6 +74,46 @@ def found(properties: dict[str, Any], **more: Any) -> list[str]:
             {"definitions": {"List": {"type": "array"}}, "patternProperties": {"^x": {"type": "array"}}},
             ["parameters.definitions.List", 'parameters.patternProperties["^x"]'],
         ),
+        (
+            {"c": {"if": {"type": "array"}, "then": {"type": "array"}, "else": {"type": "array"}}},
+            {},
+            ["parameters.properties.c.if", "parameters.properties.c.then", "parameters.properties.c.else"],
+        ),
+        (
+            {
+                "k": {
+                    "type": "object",
+                    "propertyNames": {"type": "array"},
+                    "unevaluatedProperties": {"type": "array"},
+                }
+            },
+            {
+                "dependentSchemas": {"k": {"type": "array"}},
+                "dependencies": {"j": ["k"], "l": {"type": "array"}},
+            },
+            [
+                "parameters.properties.k.propertyNames",
+                "parameters.properties.k.unevaluatedProperties",
+                "parameters.dependentSchemas.k",
+                "parameters.dependencies.l",
+            ],
+        ),
+        (
+            {"u": {"type": "array", "items": {}, "unevaluatedItems": {"type": "array"}}},
+            {},
+            ["parameters.properties.u.unevaluatedItems"],
+        ),
+        (
+            {"s": {"type": "string", "contentSchema": {"type": "array"}}},
+            {},
+            ["parameters.properties.s.contentSchema"],
+        ),
+        # prefixItems say the first items only: "items" is still missing
+        (
+            {"pair": {"type": "array", "prefixItems": [{"type": "string"}]}},
+            {},
+            ["parameters.properties.pair"],
+        ),
         # what OpenAI takes: items given (an empty schema, a boolean), a boolean schema, no array at all
         ({"tags": {"type": "array", "items": {}}, "any": True, "none": False}, {}, []),
         ({"tags": {"type": "array", "items": True}, "name": {"type": "string"}}, {}, []),
@@ -206,3 +246,39 @@ def test_the_top_level_rules_quote_each_provider() -> None:
         target="anthropic",
     )
     assert problem.path == "tools[0].input_schema.anyOf"
+
+
+def test_an_sdk_objects_path_is_its_dumps_own() -> None:
+    """An MCP SDK Tool, an openai SDK tool, a google-genai declaration: the key each dumps its schema under."""
+    import mcp.types
+    from google.genai import types as genai_types
+    from openai.types.chat import ChatCompletionFunctionTool
+
+    schema = {"type": "object", "properties": {"tags": {"type": "array"}}}
+    given = [
+        (
+            mcp.types.Tool.model_validate({"name": "f", "inputSchema": schema}),
+            "tools[0].inputSchema.properties.tags",
+        ),
+        (
+            ChatCompletionFunctionTool.model_validate(
+                {"type": "function", "function": {"name": "f", "parameters": schema}}
+            ),
+            "tools[0].function.parameters.properties.tags",
+        ),
+        (
+            genai_types.FunctionDeclaration(name="f", parameters_json_schema=schema),
+            "tools[0].parametersJsonSchema.properties.tags",
+        ),
+    ]
+    for definition, path in given:
+        [problem] = check_transcript([ChatMessage.user("Tag it.")], tools=[definition], target="openai")
+        assert problem.path == path
+
+
+def test_the_walk_takes_any_schema_and_passes_over_what_holds_no_schemas() -> None:
+    """arrays_without_items reads any JSON (a Tool refuses these already): an anyOf or a properties that is
+    no list or object holds no schema, and a list of names under dependencies none either."""
+    schema = {"anyOf": {"type": "array"}, "properties": [{"type": "array"}], "dependencies": {"a": ["b"]}}
+    assert list(rules.arrays_without_items(schema)) == []
+    assert list(rules.arrays_without_items({"type": "array"}, "schema")) == ["schema"]

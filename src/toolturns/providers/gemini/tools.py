@@ -175,7 +175,8 @@ def json_schema(schema: object) -> object:
 
     Field names in camelCase (``max_items`` is ``maxItems``), unset (null)
     fields left out, type names in JSON Schema's lower case (``OBJECT`` is
-    ``object``), SDK enum members as plain strings. The names in
+    ``object``), SDK enum members as plain strings, the counts proto3 JSON
+    writes as decimal strings (``"maxItems": "5"``) as integers. The names in
     ``properties`` and the values of ``default``, ``example`` and ``enum``
     are the caller's and stay as they are. What is not an object is left for
     the Tool to judge.
@@ -205,6 +206,10 @@ def _schema(schema: object) -> object:
                 value = _subschemas(kind, value)
             except MessageError as error:
                 raise error.with_prefix(key_path(name)) from None
+        elif kind == "integer" and type(value) is str and value.isascii() and value.isdigit():
+            # Proto3 JSON writes an int64 (maxItems, minLength...) as a decimal string: the REST
+            # reference types these "string (int64 format)", and generated clients send "5".
+            value = int(value)
         elif isinstance(value, str):
             value = plain(value)
             if kind == "type" and value.lower() in _TYPE_NAMES:

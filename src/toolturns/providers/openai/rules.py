@@ -149,9 +149,28 @@ def _subschemas(node: Mapping[str, Any], where: str) -> Iterator[tuple[object, s
             yield from ((each, join_key(here, name)) for name, each in value.items())
 
 
-_ONE_SCHEMA = frozenset({"additionalProperties", "additionalItems", "not", "contains"})
+# The keywords that hold a schema, a list of them, an object of them (JSON Schema 2020-12's,
+# and draft-07's additionalItems, definitions and dependencies, whose names can hold lists of
+# names: not schemas, passed over).
+_ONE_SCHEMA = frozenset(
+    {
+        "additionalProperties",
+        "additionalItems",
+        "not",
+        "contains",
+        "if",
+        "then",
+        "else",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contentSchema",
+    }
+)
 _SCHEMA_LISTS = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-_SCHEMA_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions"})
+_SCHEMA_MAPS = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"}
+)
 
 
 #: The top of a tool's parameters is a plain object schema: none of these beside
