@@ -596,3 +596,23 @@ def test_cycles_in_cells_are_problems_not_crashes() -> None:
             }
         ]
     ]
+
+
+def test_a_tools_cell_equal_only_by_pythons_equality_is_read_again() -> None:
+    """Rows with "minimum": 1 and then one with true (True == 1 in Python): the last row's own tools are
+    checked, not the list read for the rows before."""
+
+    def row(minimum: object) -> dict[str, Any]:
+        parameters = {"type": "object", "properties": {"n": {"type": "number", "minimum": minimum}}}
+        return {
+            "messages": [{"role": "user", "content": "Hi"}],
+            "tools": [{"type": "function", "function": {"name": "f", "parameters": parameters}}],
+        }
+
+    rows = [row(1), row(1), row(1), row(True)]
+    assert [[p["path"] for p in found] for found in problems(check_batch(columns(rows)))] == [
+        [],
+        [],
+        [],
+        ["tools[0].function.parameters.properties.n.minimum"],
+    ]

@@ -618,3 +618,47 @@ def test_without_the_c_encoder_a_call_is_encoded_the_general_way(monkeypatch: py
         == fast
         == '{"city":"Kraków","days":[1,2.5,null,true],"nested":{"a":{}}}'
     )
+
+
+# -- SameJSON: the same JSON, where Python's == cannot tell ------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kept", "given", "same"),
+    [
+        ({"minimum": 1}, {"minimum": 1}, True),
+        ({"minimum": 1}, {"minimum": True}, False),
+        ({"minimum": True}, {"minimum": 1}, False),
+        ({"a": [0, {"b": False}]}, {"a": [0, {"b": 0}]}, False),
+        ({"a": [0, {"b": False}]}, {"a": [False, {"b": False}]}, False),
+        ({"a": [0.0]}, {"a": [0]}, False),
+        ({"a": (1,)}, {"a": (True,)}, False),
+        ({"n": 2}, {"n": 2.0}, True),  # no rule tells these apart: one spelling may be shown for the other
+        ({"a": [1, 2]}, {"a": [1, 3]}, False),
+        ([{"strict": True, "x": "1"}], [{"strict": True, "x": "1"}], True),
+    ],
+)
+def test_same_json_tells_booleans_from_0_and_1(kept: object, given: object, same: bool) -> None:
+    """Equal by Python's == and, where the kept value holds a boolean, a 0 or a 1, of the same type there."""
+    twin = _json.SameJSON(kept)
+    assert twin.matches(given) is same
+    assert twin.matches(given) is same  # the places found once, then reused
+
+
+class _Raising(dict[str, object]):
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("no comparing")
+
+    __hash__ = None
+
+
+class _Unindexable(dict[str, object]):
+    def __getitem__(self, key: str) -> object:
+        raise RuntimeError("no lookups")
+
+
+def test_same_json_takes_a_failing_value_as_another() -> None:
+    """A caller's value whose comparison or lookup raises is simply not the same JSON."""
+    assert not _json.SameJSON({"a": 1}).matches(_Raising(a=1))
+    assert not _json.SameJSON({"a": 1}).matches(_Unindexable(a=1))
+    assert _json.SameJSON({"a": "x"}).matches(_Unindexable(a="x"))  # no place to look up

@@ -453,26 +453,38 @@ def test_what_validate_makes_of_defs_is_unchanged() -> None:
     assert "$defs" not in _schema.CHECKED
 
 
-def test_the_verdict_on_a_deep_schema_does_not_depend_on_the_stack() -> None:
-    """Past _SHAPE_DEPTH levels no verdict is given when the Tool is made, from any stack depth; within
-    it, a mistake is refused from any depth the stack has room for."""
-    deep: dict[str, Any] = {"type": "string"}
-    for _ in range(_schema._SHAPE_DEPTH):
-        deep = {"properties": {"a": deep}}
-    parameters = {"type": "object", "properties": {"a": deep, "b": None}}
-    shallow = {"type": "object", "properties": {"a": {"properties": {"a": {}}}, "b": None}}
+def test_the_verdict_on_a_deep_schema_does_not_depend_on_the_stack_or_the_order() -> None:
+    """Past _SHAPE_DEPTH levels of objects and arrays no verdict is given when the Tool is made, from any
+    stack depth and whatever comes first; at that depth, a mistake is refused from any stack."""
+    limit = _schema._SHAPE_DEPTH
 
-    def made(depth: int, schema: dict[str, Any]) -> bool:
+    def schema(levels: int, bad_first: bool) -> dict[str, Any]:
+        """``levels`` deep: the top, its properties, "a"'s schema, then lists in its default (an
+        ignored keyword, one level each); and a null property beside "a"."""
+        value: Any = "x"
+        for _ in range(levels - 3):
+            value = [value]
+        properties = {"a": {"default": value}, "b": None}
+        return {
+            "type": "object",
+            "properties": dict(reversed(properties.items())) if bad_first else properties,
+        }
+
+    def made(depth: int, parameters: dict[str, Any]) -> bool:
         if depth:
-            return made(depth - 1, schema)
+            return made(depth - 1, parameters)
         try:
-            Tool("f", parameters=schema)
+            Tool("f", parameters=parameters)
         except InvalidTool:
             return False
         return True
 
-    assert [made(depth, parameters) for depth in (0, 300, 600)] == [True, True, True]
-    assert [made(depth, shallow) for depth in (0, 300, 600)] == [False, False, False]
+    for bad_first in (False, True):
+        for levels, accepted in [(limit, False), (limit + 1, True)]:
+            parameters = schema(levels, bad_first)
+            assert _schema._deeper_than(parameters, levels - 1)
+            assert not _schema._deeper_than(parameters, levels)
+            assert [made(depth, parameters) for depth in (0, 300, 600)] == [accepted] * 3
 
 
 def test_a_stack_too_deep_to_check_from_gives_no_verdict(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1589,6 +1589,26 @@ def test_a_tool_list_changed_after_a_check_is_read_again() -> None:
     assert codes([ASK, CALL_WEATHER, R1], tools=tools, target="gemini") == ["unknown_tool"]
 
 
+def _bounded(minimum: object) -> list[dict[str, Any]]:
+    parameters = {"type": "object", "properties": {"n": {"type": "number", "minimum": minimum}}}
+    return [{"type": "function", "function": {"name": "get_weather", "parameters": parameters}}]
+
+
+def test_a_tool_list_equal_only_by_pythons_equality_is_read_again() -> None:
+    """True == 1 in Python, but "minimum": true is no number: the list remembered for 1 is not taken
+    for the one with true, and 1.0 is shown as written."""
+    for _ in range(3):  # remembered from the second time on
+        assert check_transcript([ASK, CALL_WEATHER, R1], tools=_bounded(1)) == []
+    problem = check_transcript([ASK, CALL_WEATHER, R1], tools=_bounded(True))[
+        0
+    ]  # and the call to a tool that did not read
+    assert (problem.path, problem.code) == (
+        "tools[0].function.parameters.properties.n.minimum",
+        "invalid_tool",
+    )
+    assert check_transcript([ASK, CALL_WEATHER, R1], tools=_bounded(1.0)) == []
+
+
 class _Uncomparable(dict[str, Any]):
     """A tool dict whose comparison fails."""
 

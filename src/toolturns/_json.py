@@ -19,6 +19,7 @@ __all__ = [
     "NOT_PLAIN",
     "ErrorFactory",
     "JSONInput",
+    "SameJSON",
     "canonical",
     "copied",
     "decode",
@@ -476,3 +477,60 @@ def kind_of(value: object) -> str:
     if value is None or isinstance(value, (dict, list, str, int, float)):
         return json_kind(value)
     return describe(value)
+
+
+class SameJSON:
+    """A decoded JSON value kept to be compared with others: ``matches(given)`` says whether
+    ``given`` is the same JSON, spelled alike where Python's ``==`` cannot tell.
+
+    ``True == 1`` and ``False == 0.0`` in Python, and a schema may be refused for
+    ``"minimum": true`` where ``1`` is taken: so beside ``==`` (in C), each place of
+    the kept value holding a boolean, a 0 or a 1 (found once, on the first
+    comparison) must hold one of the same type in ``given``. Other numbers may
+    differ in spelling only (``2`` and ``2.0``), which no rule tells apart.
+    """
+
+    __slots__ = ("_spots", "value")
+
+    def __init__(self, value: object) -> None:
+        self.value = value
+        self._spots: list[tuple[tuple[Any, ...], type]] | None = None
+
+    def matches(self, given: object) -> bool:
+        try:
+            if not bool(self.value == given):
+                return False
+            spots = self._spots
+            if spots is None:
+                self._spots = spots = _ambiguous(self.value)
+            for path, kind in spots:
+                node: Any = given
+                for key in path:
+                    node = node[key]
+                if type(node) is not kind:
+                    return False
+        except Exception:  # a caller's value whose comparison or lookup fails: not the same
+            return False
+        return True
+
+
+def _ambiguous(value: object) -> list[tuple[tuple[Any, ...], type]]:
+    """Where ``value`` holds a boolean, a 0 or a 1 (its dicts' and lists' items), with its type."""
+    found: list[tuple[tuple[Any, ...], type]] = []
+    pending: list[tuple[object, tuple[Any, ...]]] = [(value, ())]
+    while pending:
+        node, path = pending.pop()
+        items: Any = (
+            node.items()
+            if isinstance(node, Mapping)
+            else enumerate(node)
+            if isinstance(node, (list, tuple))
+            else ()
+        )
+        for key, child in items:
+            kind = type(child)
+            if kind is bool or ((kind is int or kind is float) and child in (0, 1)):
+                found.append(((*path, key), kind))
+            elif isinstance(child, (Mapping, list, tuple)):
+                pending.append((child, (*path, key)))
+    return found

@@ -93,19 +93,20 @@ def check_schema(schema_text: str) -> None:
     (JSON Schema's patterns are ECMA-262's, some of which Python's ``re``
     does not read), and a ``$ref`` string is not followed. The schemas of
     ``$defs`` are checked, and the values of the keywords this module ignores
-    are not. A schema whose subschemas nest more than ``_SHAPE_DEPTH`` deep
-    gets no verdict (nor one the caller's stack is too deep to walk). Accepted
+    are not. A schema whose objects and arrays nest more than ``_SHAPE_DEPTH``
+    levels deep gets no verdict (nor one made from a stack within a few
+    hundred frames of Python's recursion limit). Accepted
     texts are remembered, so that a program making one tool many times
     checks it once.
     """
     if schema_text in _SHAPES:
         return
     root = decode(schema_text)
+    if _deeper_than(root, _SHAPE_DEPTH):
+        return  # no verdict, whatever the stack and the keys' order: validate says what it finds
     try:
         _Compiler(root, shape_only=True).schema(root, "parameters")
-    except _TooDeep:  # no verdict, from any stack: validate says what it finds
-        return
-    except RecursionError:  # a caller's stack deep already: no verdict (validate says it is too deep)
+    except RecursionError:  # a stack within a few hundred frames of its limit: no verdict
         return
     with _CACHE_LOCK:
         if len(_SHAPES) >= _CACHE_SIZE:
@@ -116,14 +117,24 @@ def check_schema(schema_text: str) -> None:
 # The schema texts check_schema accepted: a dict for its order (the oldest goes first).
 _SHAPES: dict[str, None] = {}
 
-# How deep check_schema follows subschemas into subschemas: far beyond any tool's, and few
-# enough that the compiler's frames fit in any ordinary stack, so that the verdict does not
-# depend on where the Tool is made.
-_SHAPE_DEPTH = 32
+# How many levels of objects and arrays a schema check_schema judges may nest: far beyond
+# any tool's, and few enough that the compiler's frames (a few hundred) fit in any stack but
+# one already near its limit, so that the verdict does not depend on where the Tool is made.
+_SHAPE_DEPTH = 64
 
 
-class _TooDeep(Exception):
-    """Raised by check_schema's compiler past ``_SHAPE_DEPTH``: a schema it gives no verdict on."""
+def _deeper_than(value: object, limit: int) -> bool:
+    """Whether the decoded JSON ``value`` has objects and arrays nested more than ``limit`` deep
+    (the top one is the first level); iterative, and looking only at containers."""
+    pending: list[tuple[Any, int]] = [(value, 1)]  # dicts and lists only, as decoded
+    while pending:
+        node, depth = pending.pop()
+        if depth > limit:
+            return True
+        for child in node.values() if type(node) is dict else node:
+            if type(child) is dict or type(child) is list:
+                pending.append((child, depth + 1))
+    return False
 
 
 def validator(schema_text: str) -> Callable[[object], None]:
@@ -262,7 +273,6 @@ class _Compiler:
         self.root = root
         # Only what check_schema checks: a pattern not compiled, a $ref not followed.
         self.shape_only = shape_only
-        self.depth = 0  # subschemas entered, counted for check_schema only
         self.refs: dict[str, Check] = {}
         # The pointers entered since the last keyword that reaches into the value:
         # meeting one again means a loop that would check the same value forever.
@@ -275,18 +285,12 @@ class _Compiler:
             return _refuse
         if not isinstance(node, Mapping):
             raise InvalidTool(path, "must be a schema (an object or a boolean)", describe(node))
-        if self.shape_only:
-            self.depth += 1
-            if self.depth > _SHAPE_DEPTH:
-                raise _TooDeep
         checks = []
         for keys, handler in _HANDLERS:
             if any(key in node for key in keys):
                 check = handler(self, node, path)
                 if check is not None:
                     checks.append(check)
-        if self.shape_only:
-            self.depth -= 1  # (an error on the way ends the compile: nothing to undo then)
         return _all_of(checks)
 
     def inside(self, node: object, path: str) -> Check:

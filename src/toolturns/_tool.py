@@ -275,6 +275,8 @@ def schema_key(definition: Mapping[Any, Any]) -> str:
     ``from_dict`` finds it: ``parameters``, ``input_schema``, ``inputSchema``... (of its
     ``function``, in OpenAI's shape, whose path the caller says)."""
     inner = definition.get("function")
+    if inner is not None and not isinstance(inner, Mapping):
+        inner = dumped(inner)  # an SDK object, as from_dict reads it
     given = inner if isinstance(inner, Mapping) else definition
     return next((key for key in _SCHEMA_KEYS if given.get(key) is not None), "parameters")
 

@@ -15,7 +15,7 @@ from ._arguments import Inexact, decode_arguments_exactly
 from ._checks import lazy_pattern
 from ._errors import InvalidArguments, InvalidTranscript, MessageError, describe, join_path
 from ._frozen import value_class
-from ._json import join_key
+from ._json import SameJSON, join_key
 from ._message import (
     ASSISTANT,
     LEGACY_CALL,
@@ -203,19 +203,19 @@ class _LastTools:
     microseconds. A list is remembered (as a copy: the caller may change
     theirs afterwards) only once it came twice in a row, so that a dataset
     whose tools differ on every line pays no copy. Python equality takes
-    ``1``, ``1.0`` and ``True`` as equal: for a tool list that differs from
-    the remembered one only so, a problem's message may show the other
-    spelling.
+    ``1``, ``1.0`` and ``True`` as equal, and a schema may be refused for
+    ``"minimum": true`` where ``1`` is taken: ``SameJSON`` says which are the
+    same JSON.
     """
 
     def __init__(self) -> None:
         # The last list seen (the caller's own object) and the one remembered.
         self.seen: tuple[str | None, object] | None = None
-        self.entry: tuple[str | None, object, tuple[Problem, ...], frozenset[str]] | None = None
+        self.entry: tuple[str | None, SameJSON, tuple[Problem, ...], frozenset[str]] | None = None
 
     def find(self, target: str | None, tools: object) -> tuple[tuple[Problem, ...], frozenset[str]] | None:
         entry = self.entry  # one read: another thread may replace it meanwhile
-        if entry is None or entry[0] != target or not _equal(entry[1], tools):
+        if entry is None or entry[0] != target or not entry[1].matches(tools):
             return None
         return entry[2], entry[3]
 
@@ -223,7 +223,7 @@ class _LastTools:
         self, target: str | None, tools: object, problems: Sequence[Problem], names: set[str]
     ) -> None:
         seen, self.seen = self.seen, (target, tools)
-        if seen is None or seen[0] != target or seen[1] is tools or not _equal(seen[1], tools):
+        if seen is None or seen[0] != target or seen[1] is tools or not SameJSON(seen[1]).matches(tools):
             return  # not twice in a row (the same object again may have been changed in place)
         import copy  # here: most checks never remember a list, and copy costs 5 ms to import
 
@@ -231,14 +231,7 @@ class _LastTools:
             kept = copy.deepcopy(tools)
         except Exception:  # a value that cannot be copied is not remembered
             return
-        self.entry = (target, kept, tuple(problems), frozenset(names))
-
-
-def _equal(kept: object, tools: object) -> bool:
-    try:
-        return bool(kept == tools)
-    except Exception:  # a value whose comparison fails is simply not the same list
-        return False
+        self.entry = (target, SameJSON(kept), tuple(problems), frozenset(names))
 
 
 _last_tools = _LastTools()

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from ._errors import InvalidTranscript, MessageError, describe
-from ._json import kind_of, unpadded
+from ._json import SameJSON, kind_of, unpadded
 from ._transcript import Problem, _registry, check_transcript
 
 if TYPE_CHECKING:
@@ -238,9 +238,8 @@ class _Rows:
         time is given again. Not the first list read: ``check_transcript`` remembers a
         tool list (and skips reading it) once two equal lists that are not the same
         object came in a row. Text is compared as text; a list only when
-        ``self.lists_equal`` (Python equality takes ``1``, ``1.0`` and ``True`` as
-        equal, which a problem's message may show, as ``check_transcript`` says, but a
-        converted body must not).
+        ``self.lists_equal``, as the same JSON (``SameJSON``: ``True`` is not ``1``), and
+        never for a converted body, which must be written from its own row.
         """
         if cell is None:
             return None
@@ -253,7 +252,7 @@ class _Rows:
         self.last_tools = None
         tools = self.read_tools(cell)
         if tools is not None:
-            self.last_tools = (cell, None)
+            self.last_tools = (SameJSON(cell) if type(cell) is list else cell, None)
         return tools
 
     def read_tools(self, cell: object) -> list[Any] | None:
@@ -281,12 +280,9 @@ class _Rows:
 def _same_cell(last: object, cell: object, lists_equal: bool) -> bool:
     if type(cell) is str:
         return type(last) is str and last == cell
-    if not lists_equal or type(cell) is not list or type(last) is not list:
+    if not lists_equal or type(cell) is not list or type(last) is not SameJSON:
         return False
-    try:
-        return bool(last == cell)
-    except Exception:  # a value whose comparison fails is simply not the same cell
-        return False
+    return last.matches(cell)  # True is not 1: a schema may be refused for one and not the other
 
 
 def _columns(batch: object) -> Mapping[Any, Any]:

@@ -108,7 +108,27 @@ REFUSED_BY_GEMINI_SCHEMA = [
     {"properties": {"a": {"anyOf": [{"type": "object"}, {"type": "string"}]}}},
     # "parameters.required[0]: property is not defined"
     {"properties": {"city": {"type": "string"}}, "required": ["city", "ref"]},
+    # "properties[commit_hash].type: must be specified when not using one_of, any_of or all_of fields"
+    {"properties": {"commit_hash": {"description": "Any form."}}},
+    {"properties": {"list": {"type": "array", "items": {}}}},
 ]
+
+
+def test_the_rule_takes_any_schema() -> None:
+    """schema_refuses reads what no Tool holds within its checked depth (a list in required) without raising."""
+    assert rules.schema_refuses(
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": [["a"]]}
+    )
+    assert not rules.schema_refuses(
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    )
+
+
+def test_a_schema_without_a_type_goes_as_parameters_json_schema() -> None:
+    """At the top too: a Tool takes parameters without "type" (an object's, by default)."""
+    untyped = {"properties": {"city": {"type": "string"}}}
+    assert declaration(untyped) == {"name": "f", "parametersJsonSchema": untyped}
+    assert declaration({"anyOf": [{"type": "object", "properties": untyped["properties"]}]})["parameters"]
 
 
 @pytest.mark.parametrize("schema", REFUSED_BY_GEMINI_SCHEMA)
@@ -274,30 +294,35 @@ def test_reading_parameters_keeps_property_names_and_data_as_they_are() -> None:
     }
 
 
-def test_counts_proto_json_writes_as_strings_read_as_integers() -> None:
-    """Gemini's REST Schema types maxItems and the other counts "string (int64 format)": "5" is 5."""
+def test_numbers_proto_json_writes_as_strings_read_as_numbers() -> None:
+    """Gemini's REST Schema types maxItems and the other counts "string (int64 format)": "5" is 5; a
+    double (minimum, maximum) may come as text too."""
     schema = {
         "type": "OBJECT",
         "properties": {
-            "tags": {"type": "ARRAY", "items": {"type": "STRING"}, "maxItems": "5", "min_items": "1"}
+            "tags": {"type": "ARRAY", "items": {"type": "STRING"}, "maxItems": "5", "min_items": "1"},
+            "n": {"type": "NUMBER", "minimum": "-1.5", "maximum": "2e3"},
         },
     }
-    assert read_back({"name": "f", "parameters": schema}).parameters["properties"]["tags"] == {
-        "type": "array",
-        "items": {"type": "string"},
-        "maxItems": 5,
-        "minItems": 1,
+    assert read_back({"name": "f", "parameters": schema}).parameters["properties"] == {
+        "tags": {"type": "array", "items": {"type": "string"}, "maxItems": 5, "minItems": 1},
+        "n": {"type": "number", "minimum": -1.5, "maximum": 2000.0},
     }
-    for kept in (
-        "-1",
-        "five",
-        "\u0665",
-    ):  # not a count's decimal text (an Arabic-Indic five): left to the Tool
+    # No count's text (an Arabic-Indic five, too long for one, signs and spaces), or a count the Tool
+    # refuses (-1); past a double's range: the text is kept, and the Tool says what is wrong.
+    for kept, key in [
+        ("-1", "maxLength"),
+        ("five", "maxLength"),
+        ("\u0665", "maxLength"),
+        ("9" * 4301, "maxLength"),
+        ("+5", "maxLength"),
+        ("5 ", "maxLength"),
+        ("1e999", "minimum"),
+    ]:
+        fields = {"type": "OBJECT", "properties": {"t": {"type": "STRING", key: kept}}}
         with pytest.raises(InvalidTool) as caught:
-            read_back(
-                {"name": "f", "parameters": {"type": "OBJECT", "properties": {"t": {"maxLength": kept}}}}
-            )
-        assert caught.value.path.endswith("parameters.properties.t.maxLength")
+            read_back({"name": "f", "parameters": fields})
+        assert caught.value.path.endswith(f"parameters.properties.t.{key}")
 
 
 def test_reading_parameters_json_schema_changes_nothing() -> None:

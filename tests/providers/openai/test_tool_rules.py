@@ -255,7 +255,7 @@ def test_an_sdk_objects_path_is_its_dumps_own() -> None:
     from openai.types.chat import ChatCompletionFunctionTool
 
     schema = {"type": "object", "properties": {"tags": {"type": "array"}}}
-    given = [
+    given: list[tuple[object, str]] = [
         (
             mcp.types.Tool.model_validate({"name": "f", "inputSchema": schema}),
             "tools[0].inputSchema.properties.tags",
@@ -271,6 +271,9 @@ def test_an_sdk_objects_path_is_its_dumps_own() -> None:
             "tools[0].parametersJsonSchema.properties.tags",
         ),
     ]
+    given.append(
+        ({"type": "function", "function": given[0][0]}, "tools[0].function.inputSchema.properties.tags")
+    )
     for definition, path in given:
         [problem] = check_transcript([ChatMessage.user("Tag it.")], tools=[definition], target="openai")
         assert problem.path == path

@@ -121,17 +121,26 @@ SCHEMA_FIELDS: Mapping[str, str] = MappingProxyType(
 # object without properties ("...parameters.properties: should be non-empty
 # for OBJECT type", https://github.com/agno-agi/agno/pull/2113), a required
 # name no property has ("...parameters.required[0]: property is not
-# defined", https://github.com/iBUHub/AIStudioToAPI/issues/154). Each is valid
-# JSON Schema: a schema with one, at any depth, goes as ``parametersJsonSchema``.
+# defined", https://github.com/iBUHub/AIStudioToAPI/issues/154), a schema
+# without a type ("...properties[commit_hash].type: must be specified when not
+# using one_of, any_of or all_of fields", https://github.com/danny-avila/LibreChat/issues/6971).
+# Each is valid JSON Schema: a schema with one, at any depth, goes as
+# ``parametersJsonSchema``.
 def schema_refuses(node: Mapping[str, object]) -> bool:
     """Whether Gemini's ``Schema`` refuses the one schema ``node`` (its subschemas aside)."""
     kind = node.get("type")
     properties = node.get("properties")
+    if kind is None and "anyOf" not in node:
+        return (
+            True  # "...properties[x].type: must be specified when not using one_of, any_of or all_of fields"
+        )
     if (kind == "array" and "items" not in node) or (kind == "object" and not properties):
         return True
     required = node.get("required")
     named = properties if isinstance(properties, Mapping) else {}
-    return isinstance(required, list) and any(name not in named for name in required)
+    return isinstance(required, list) and any(
+        not isinstance(name, str) or name not in named for name in required
+    )
 
 
 #: The JSON Schema type names that name a type of Gemini's ``Schema``, whose

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -175,8 +176,9 @@ def json_schema(schema: object) -> object:
 
     Field names in camelCase (``max_items`` is ``maxItems``), unset (null)
     fields left out, type names in JSON Schema's lower case (``OBJECT`` is
-    ``object``), SDK enum members as plain strings, the counts proto3 JSON
-    writes as decimal strings (``"maxItems": "5"``) as integers. The names in
+    ``object``), SDK enum members as plain strings, the numbers proto3 JSON
+    may write as strings (``"maxItems": "5"``, ``"minimum": "1.5"``) as the
+    numbers they spell. The names in
     ``properties`` and the values of ``default``, ``example`` and ``enum``
     are the caller's and stay as they are. What is not an object is left for
     the Tool to judge.
@@ -206,10 +208,11 @@ def _schema(schema: object) -> object:
                 value = _subschemas(kind, value)
             except MessageError as error:
                 raise error.with_prefix(key_path(name)) from None
-        elif kind == "integer" and type(value) is str and value.isascii() and value.isdigit():
-            # Proto3 JSON writes an int64 (maxItems, minLength...) as a decimal string: the REST
-            # reference types these "string (int64 format)", and generated clients send "5".
-            value = int(value)
+        elif kind in _NUMBERS and type(value) is str and _DECIMAL.fullmatch(value):
+            # Proto3 JSON writes an int64 (maxItems, minLength...) as a decimal string (the REST
+            # reference types these "string (int64 format)", and generated clients send "5"),
+            # and may a double (minimum, maximum) too: read as the JSON number it spells.
+            value = _number(value)
         elif isinstance(value, str):
             value = plain(value)
             if kind == "type" and value.lower() in _TYPE_NAMES:
@@ -219,7 +222,19 @@ def _schema(schema: object) -> object:
 
 
 _KINDS: dict[Any, str] = dict(rules.SCHEMA_FIELDS)  # a dict: .get of a mapping proxy costs more
+_NUMBERS = frozenset({"integer", "number"})
+#: A JSON number's text, short enough to be a count or a double (a longer one is left to the Tool).
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]{0,18})(?:\.[0-9]{1,17})?(?:[eE][+-]?[0-9]{1,3})?")
 _SUBSCHEMAS = frozenset({"schema", "schemas", "named schemas"})
+
+
+def _number(text: str) -> object:
+    """The number a field's decimal text spells; the text itself past a double's range (``1e999``),
+    for the Tool to refuse."""
+    try:
+        return decode(text)
+    except ValueError:
+        return text
 
 
 def _subschemas(kind: str | None, value: object) -> object:
