@@ -46,6 +46,7 @@ CODES = {
     "too_many_tools",
     "array_without_items",
     "schema_top_level",
+    "strict_schema",
     "invalid_call_id",
     "invalid_arguments",
     "inexact_arguments",

@@ -105,6 +105,11 @@ def _choosing(top: dict[str, Any]) -> dict[str, Any]:
     return {"type": "function", "function": {"name": "add_tags", "parameters": parameters}}
 
 
+def _strict(parameters: dict[str, Any]) -> dict[str, Any]:
+    """A strict OpenAI tool definition with these parameters."""
+    return {"type": "function", "function": {"name": "add_tags", "strict": True, "parameters": parameters}}
+
+
 def case(
     code: str,
     bad: list[Any],
@@ -631,6 +636,17 @@ CASES = [
         [(None, "tools[0].function.parameters.not", "schema_top_level")],
         {"target": "openai", "tools": [_choosing({"not": {"required": ["tags"]}})]},
         {"target": "openai", "tools": [_choosing({})]},
+    ),
+    case(
+        "strict_schema",
+        [ASK],
+        [ASK],
+        [(None, "tools[0].function.parameters.additionalProperties", "strict_schema")],
+        {"target": "openai", "tools": [_strict({"type": "object", "properties": {}})]},
+        {
+            "target": "openai",
+            "tools": [_strict({"type": "object", "properties": {}, "additionalProperties": False})],
+        },
     ),
     case(
         "invalid_call_id",

@@ -285,3 +285,84 @@ def test_the_walk_takes_any_schema_and_passes_over_what_holds_no_schemas() -> No
     schema = {"anyOf": {"type": "array"}, "properties": [{"type": "array"}], "dependencies": {"a": ["b"]}}
     assert list(rules.arrays_without_items(schema)) == []
     assert list(rules.arrays_without_items({"type": "array"}, "schema")) == ["schema"]
+
+
+STRICT_OK = {
+    "type": "object",
+    "properties": {
+        "city": {"type": "string"},
+        "unit": {"type": ["string", "null"]},
+        "at": {
+            "type": "object",
+            "properties": {"lat": {"type": "number"}},
+            "required": ["lat"],
+            "additionalProperties": False,
+        },
+    },
+    "required": ["city", "unit", "at"],
+    "additionalProperties": False,
+}
+
+
+@pytest.mark.parametrize("target", ["openai", "responses"])
+def test_a_strict_tools_objects_are_closed_and_require_every_property(target: str) -> None:
+    """Structured Outputs' two rules, at every object schema, for a strict tool only."""
+    assert (
+        check_transcript(
+            [ChatMessage.user("Where?")], tools=[Tool("f", parameters=STRICT_OK, strict=True)], target=target
+        )
+        == []
+    )
+    loose = {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string"},
+            "unit": {"type": "string"},
+            "at": {
+                "type": "object",
+                "properties": {"lat": {"type": "number"}, "lon": {"type": "number"}},
+                "required": ["lat"],
+            },
+            "tags": {
+                "type": "array",
+                "items": {"properties": {"name": {"type": "string"}}, "additionalProperties": False},
+            },
+        },
+        "required": ["city", "at", "tags"],
+        "additionalProperties": False,
+    }
+    found = check_transcript(
+        [ChatMessage.user("Where?")], tools=[Tool("f", parameters=loose, strict=True)], target=target
+    )
+    assert [(p.path, p.code) for p in found] == [
+        ("tools[0].parameters.required", "strict_schema"),
+        ("tools[0].parameters.properties.at.additionalProperties", "strict_schema"),
+        ("tools[0].parameters.properties.at.required", "strict_schema"),
+        ("tools[0].parameters.properties.tags.items.required", "strict_schema"),
+    ]
+    assert "without 'unit' in required" in found[0].message
+    assert "without 'lon' in required" in found[2].message
+    for strict in (None, False):
+        assert (
+            check_transcript(
+                [ChatMessage.user("Where?")],
+                tools=[Tool("f", parameters=loose, strict=strict)],
+                target=target,
+            )
+            == []
+        )
+    assert (
+        check_transcript(
+            [ChatMessage.user("Where?")], tools=[Tool("f", parameters=loose, strict=True)], target="anthropic"
+        )
+        == []
+    )
+
+
+def test_the_strict_rules_quote_openai() -> None:
+    assert "'additionalProperties' is required to be supplied and to be false" in rules.STRICT_CLOSED.says
+    assert (
+        "'required' is required to be supplied and to be an array including every key"
+        in rules.STRICT_REQUIRED.says
+    )
+    assert rules.STRICT_CLOSED.code == rules.STRICT_REQUIRED.code == "strict_schema"

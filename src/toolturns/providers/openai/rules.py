@@ -43,6 +43,8 @@ __all__ = [
     "NO_FILE_URL",
     "PARTS",
     "SCHEMA_TOP_LEVEL",
+    "STRICT_CLOSED",
+    "STRICT_REQUIRED",
     "TEXT_PARTS_ONLY",
     "TOOL_NAME",
     "TOO_MANY_TOOLS",
@@ -56,6 +58,8 @@ __all__ = [
     "items_problems",
     "not_carried",
     "part_value_problem",
+    "schemas_in",
+    "strict_problems",
 ]
 
 _LINK = "https://platform.openai.com/docs/api-reference/chat/create"
@@ -125,15 +129,27 @@ def arrays_without_items(schema: object, path: str = "parameters") -> Iterator[s
     ``anyOf``..., ``$defs``), as OpenAI's context (``('properties', 'values',
     'items')``) shows it does. Iterative: a schema may nest as deep as JSON may.
     """
+    for node, where in schemas_in(schema, path):
+        if _names(node.get("type"), "array") and "items" not in node:
+            yield where
+
+
+def schemas_in(schema: object, path: str = "parameters") -> Iterator[tuple[Mapping[str, Any], str]]:
+    """Every schema object in ``schema``, itself first, with its path, in the order the schema's
+    text has them (booleans and what is no schema passed over). Iterative: a schema may nest as
+    deep as JSON may."""
     pending: list[tuple[object, str]] = [(schema, path)]
     while pending:
         node, where = pending.pop()
         if not isinstance(node, Mapping):
             continue  # true, false, or what Tool refused already
-        kind = node.get("type")
-        if (kind == "array" or (isinstance(kind, list) and "array" in kind)) and "items" not in node:
-            yield where
+        yield node, where
         pending.extend(reversed(list(_subschemas(node, where))))
+
+
+def _names(kind: object, name: str) -> bool:
+    """Whether a schema's ``type`` names ``name``: it, or a list holding it."""
+    return kind == name or (isinstance(kind, list) and name in kind)
 
 
 def _subschemas(node: Mapping[str, Any], where: str) -> Iterator[tuple[object, str]]:
@@ -185,11 +201,62 @@ SCHEMA_TOP_LEVEL = Rule(
 )
 
 
+#: A strict tool's every object schema is closed and requires each of its
+#: properties (OpenAI's Structured Outputs; an optional argument is one whose
+#: type allows null): on Chat Completions and Responses alike.
+STRICT_CLOSED = Rule(
+    "strict_schema",
+    "Invalid schema for function 'next_dispatch_note': 'additionalProperties' is required to be "
+    "supplied and to be false.",
+    "https://github.com/AreevAI/areev/pull/244",
+)
+STRICT_REQUIRED = Rule(
+    "strict_schema",
+    "Invalid schema for function 'mysql_execute': In context=(), 'required' is required to be "
+    "supplied and to be an array including every key in properties. Missing 'params'.",
+    "https://github.com/kevinwatt/mysql-mcp/issues/5",
+)
+
+
 def check_tool(tool: Tool) -> Sequence[tuple[str, Rule, str]]:
-    """The top of the parameters (``SCHEMA_TOP_LEVEL``), and every array schema in them with
-    its items (``ARRAY_WITHOUT_ITEMS``)."""
+    """The top of the parameters (``SCHEMA_TOP_LEVEL``), every array schema in them with its items
+    (``ARRAY_WITHOUT_ITEMS``), and a strict tool's object schemas (``STRICT_CLOSED``, ``STRICT_REQUIRED``)."""
     top = top_level_keywords(tool, TOP_LEVEL_KEYWORDS, SCHEMA_TOP_LEVEL, "OpenAI")
-    return top + items_problems(tool, ARRAY_WITHOUT_ITEMS)
+    return top + items_problems(tool, ARRAY_WITHOUT_ITEMS) + strict_problems(tool)
+
+
+def strict_problems(tool: Tool) -> list[tuple[str, Rule, str]]:
+    """For a tool with ``strict=True``: each object schema (its ``type`` names ``object``, or it has
+    ``properties``) without ``"additionalProperties": false``, or with a property ``required``
+    does not list. Nothing for any other tool: OpenAI checks these in strict mode only."""
+    if tool.strict is not True:
+        return []
+    found: list[tuple[str, Rule, str]] = []
+    for node, where in schemas_in(tool.parameters):
+        if not (_names(node.get("type"), "object") or "properties" in node):
+            continue
+        if node.get("additionalProperties") is not False:
+            found.append(
+                (
+                    join_key(where, "additionalProperties"),
+                    STRICT_CLOSED,
+                    'a strict tool\'s objects are closed: OpenAI requires "additionalProperties": false here',
+                )
+            )
+        properties = node.get("properties")
+        required = node.get("required")
+        listed = set(required) if isinstance(required, list) else set()
+        missing = [key for key in properties if key not in listed] if isinstance(properties, Mapping) else []
+        if missing:
+            found.append(
+                (
+                    join_key(where, "required"),
+                    STRICT_REQUIRED,
+                    f"a strict tool requires every property; OpenAI refuses this object without "
+                    f"{', '.join(map(repr, missing))} in required (an optional one allows null instead)",
+                )
+            )
+    return found
 
 
 def items_problems(tool: Tool, rule: Rule) -> list[tuple[str, Rule, str]]:

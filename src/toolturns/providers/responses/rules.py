@@ -19,7 +19,7 @@ from ..._message import ASSISTANT, DEVELOPER, SYSTEM, TOOL, USER, ChatMessage, R
 from ..._tool import Tool
 from ..._tool_call import ToolCall
 from .._rule import Carries, Findings, Rule, top_level_keywords
-from ..openai.rules import SCHEMA_TOP_LEVEL, TOP_LEVEL_KEYWORDS, items_problems
+from ..openai.rules import SCHEMA_TOP_LEVEL, TOP_LEVEL_KEYWORDS, items_problems, strict_problems
 
 __all__ = [
     "ARRAY_WITHOUT_ITEMS",
@@ -255,6 +255,7 @@ def check_exchange(findings: Findings, index: int, turn: ChatMessage, results: i
 
 def check_tool(tool: Tool) -> Sequence[tuple[str, Rule, str]]:
     """As on Chat Completions, OpenAI's one check of a function's schema: the top of the
-    parameters (``openai.rules.SCHEMA_TOP_LEVEL``), every array schema with its items."""
+    parameters (``openai.rules.SCHEMA_TOP_LEVEL``), every array schema with its items, and a
+    strict tool's object schemas (``openai.rules.STRICT_REQUIRED``, seen on this wire)."""
     top = top_level_keywords(tool, TOP_LEVEL_KEYWORDS, SCHEMA_TOP_LEVEL, "OpenAI")
-    return top + items_problems(tool, ARRAY_WITHOUT_ITEMS)
+    return top + items_problems(tool, ARRAY_WITHOUT_ITEMS) + strict_problems(tool)
